@@ -1,0 +1,79 @@
+/*
+ * board.c - the N x N board: cells, range checks and the names of the
+ * enums every module shares.
+ */
+#include "board.h"
+
+#include <errno.h>
+#include <string.h>
+
+int board_init(struct board *board, int size)
+{
+	if (size < BOARD_MIN_SIZE || size > BOARD_MAX_SIZE)
+		return -EINVAL;
+	memset(board, 0, sizeof(*board));
+	board->size = size;
+	return 0;
+}
+
+bool board_in_range(const struct board *board, int x, int y)
+{
+	return x >= 0 && x < board->size && y >= 0 && y < board->size;
+}
+
+enum role board_get(const struct board *board, int x, int y)
+{
+	return (enum role)board->cells[y * board->size + x];
+}
+
+void board_set(struct board *board, int x, int y, enum role role)
+{
+	board->cells[y * board->size + x] = (uint8_t)role;
+	board->stones++;
+}
+
+void board_clear(struct board *board, int x, int y)
+{
+	board->cells[y * board->size + x] = ROLE_NONE;
+	board->stones--;
+}
+
+bool board_is_full(const struct board *board)
+{
+	return board->stones == board->size * board->size;
+}
+
+enum role role_other(enum role role)
+{
+	switch (role) {
+	case ROLE_FRONT:
+		return ROLE_BACK;
+	case ROLE_BACK:
+		return ROLE_FRONT;
+	default:
+		return ROLE_NONE;
+	}
+}
+
+const char *role_name(enum role role)
+{
+	switch (role) {
+	case ROLE_FRONT:
+		return "front";
+	case ROLE_BACK:
+		return "back";
+	default:
+		return "";
+	}
+}
+
+const char *rule_name(enum rule rule)
+{
+	switch (rule) {
+	case RULE_STANDARD:
+		return "standard";
+	case RULE_FREESTYLE:
+	default:
+		return "freestyle";
+	}
+}

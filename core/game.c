@@ -1,0 +1,159 @@
+/*
+ * game.c - one room's game: turns, moves and how the game ends.
+ */
+#include "game.h"
+
+#include <string.h>
+
+int game_init(struct game *game, int size, enum rule rule,
+	      enum full_board full_board)
+{
+	struct board board;
+	int err;
+
+	err = board_init(&board, size);
+	if (err)
+		return err;
+	memset(game, 0, sizeof(*game));
+	game->board = board;
+	game->rule = rule;
+	game->full_board = full_board;
+	game->to_move = ROLE_FRONT;
+	game->last_mover = ROLE_NONE;
+	game->winner = WINNER_NONE;
+	game->reason = REASON_NONE;
+	return 0;
+}
+
+bool game_is_over(const struct game *game)
+{
+	return game->winner != WINNER_NONE;
+}
+
+/* The winner that stands for role. */
+static enum game_winner game_winner_of(enum role role)
+{
+	return role == ROLE_FRONT ? WINNER_FRONT : WINNER_BACK;
+}
+
+/* Ends the game with winner for reason; nobody is to move any more. */
+static void game_end(struct game *game, enum game_winner winner,
+		     enum game_reason reason)
+{
+	game->winner = winner;
+	game->reason = reason;
+	game->to_move = ROLE_NONE;
+}
+
+/* Who a full board with no five goes to. */
+static enum game_winner game_full_board_winner(const struct game *game)
+{
+	if (game->full_board == FULL_BOARD_DRAW)
+		return WINNER_DRAW;
+	return WINNER_BACK;
+}
+
+enum move_result game_play(struct game *game, enum role role, int x, int y)
+{
+	if (game_is_over(game))
+		return MOVE_GAME_OVER;
+	if (role == ROLE_NONE || role != game->to_move)
+		return MOVE_NOT_YOUR_TURN;
+	if (!board_in_range(&game->board, x, y))
+		return MOVE_OUT_OF_RANGE;
+	if (board_get(&game->board, x, y) != ROLE_NONE)
+		return MOVE_OCCUPIED;
+
+	board_set(&game->board, x, y, role);
+	game->moves_played++;
+	game->last_move.x = x;
+	game->last_move.y = y;
+	game->last_mover = role;
+
+	if (rules_find_five(&game->board, game->rule, x, y, &game->line))
+		game_end(game, game_winner_of(role), REASON_FIVE);
+	else if (board_is_full(&game->board))
+		game_end(game, game_full_board_winner(game), REASON_FULL);
+	else
+		game->to_move = role_other(role);
+	return MOVE_OK;
+}
+
+enum move_result game_find_board_move(const struct game *game, enum role role,
+				      const uint8_t *cells, int *x, int *y)
+{
+	const struct board *board = &game->board;
+	int count = board->size * board->size;
+	int new_stones = 0;
+	int found = -1;
+	bool occupied_changed = false;
+	bool other_stone = false;
+	bool removed = false;
+	int i;
+
+	if (game_is_over(game))
+		return MOVE_GAME_OVER;
+	if (role == ROLE_NONE || role != game->to_move)
+		return MOVE_NOT_YOUR_TURN;
+
+	for (i = 0; i < count; i++) {
+		if (cells[i] > ROLE_BACK)
+			return MOVE_BAD_BOARD;
+		if (cells[i] == board->cells[i])
+			continue;
+		if (board->cells[i] != ROLE_NONE && cells[i] == ROLE_NONE) {
+			removed = true;
+		} else if (board->cells[i] != ROLE_NONE) {
+			occupied_changed = true;
+		} else if (cells[i] == role) {
+			new_stones++;
+			found = i;
+		} else {
+			other_stone = true;
+		}
+	}
+	if (removed)
+		return MOVE_BAD_BOARD;
+	if (occupied_changed)
+		return MOVE_OCCUPIED;
+	if (other_stone || new_stones != 1)
+		return MOVE_BAD_BOARD;
+	*x = found % board->size;
+	*y = found / board->size;
+	return MOVE_OK;
+}
+
+void game_forfeit(struct game *game, enum role loser)
+{
+	if (game_is_over(game) || role_other(loser) == ROLE_NONE)
+		return;
+	game_end(game, game_winner_of(role_other(loser)), REASON_FORFEIT);
+}
+
+const char *game_winner_name(enum game_winner winner)
+{
+	switch (winner) {
+	case WINNER_FRONT:
+		return "front";
+	case WINNER_BACK:
+		return "back";
+	case WINNER_DRAW:
+		return "draw";
+	default:
+		return "";
+	}
+}
+
+const char *game_reason_name(enum game_reason reason)
+{
+	switch (reason) {
+	case REASON_FIVE:
+		return "five";
+	case REASON_FULL:
+		return "full";
+	case REASON_FORFEIT:
+		return "forfeit";
+	default:
+		return "";
+	}
+}

@@ -1,0 +1,87 @@
+/*
+ * game.h - the state machine of one room's game.
+ *
+ * Front moves first, then strictly alternating, until a five, a full board
+ * or a forfeit ends it. Pure logic; a struct game is a plain value.
+ */
+#ifndef GOMOKU_GAME_H
+#define GOMOKU_GAME_H
+
+#include "board.h"
+
+/* The outcome of a move request; everything but MOVE_OK changes nothing. */
+enum move_result {
+	MOVE_OK = 0,
+	MOVE_OUT_OF_RANGE,  /* (x, y) is not on the board */
+	MOVE_OCCUPIED,	    /* the cell already holds a stone */
+	MOVE_NOT_YOUR_TURN, /* the other side is to move */
+	MOVE_GAME_OVER,	    /* the game has ended */
+	MOVE_BAD_BOARD,	    /* a seed-form board is not exactly one new stone */
+};
+
+/* Why a game ended. */
+enum game_reason {
+	REASON_NONE = 0, /* still playing */
+	REASON_FIVE,	 /* five in a row */
+	REASON_FULL,	 /* full board */
+	REASON_FORFEIT,	 /* a player left the live game */
+};
+
+/* The winner of a finished game. */
+enum game_winner {
+	WINNER_NONE = 0, /* still playing */
+	WINNER_FRONT,
+	WINNER_BACK,
+	WINNER_DRAW,
+};
+
+/* One of these per room: the position and whose move it is. */
+struct game {
+	struct board board;	    /* the stones */
+	enum rule rule;		    /* how fives are judged */
+	enum full_board full_board; /* what a full board means */
+	enum role to_move;	    /* side to move; ROLE_NONE once over */
+	int moves_played;	    /* accepted moves so far */
+	struct cell last_move;	    /* valid when moves_played > 0 */
+	enum role last_mover;	    /* who played last_move */
+	enum game_winner winner;    /* WINNER_NONE while playing */
+	enum game_reason reason;    /* REASON_NONE while playing */
+	struct win_line line;	    /* the five, when reason is REASON_FIVE */
+};
+
+/* 0, or -EINVAL for a board size out of range. Front is to move. */
+int game_init(struct game *game, int size, enum rule rule,
+	      enum full_board full_board);
+
+/* True once the game has a winner (or a draw). */
+bool game_is_over(const struct game *game);
+
+/*
+ * Plays role's stone at (x, y). Checks, in this order: game over, turn,
+ * range, occupied. On MOVE_OK the stone is placed, the turn passes, and the
+ * game ends when the move makes a five or fills the board.
+ */
+enum move_result game_play(struct game *game, enum role role, int x, int y);
+
+/*
+ * Finds the single move a seed-form board (the whole position after the
+ * move, one enum role per cell, size * size of them) contains for role.
+ * Checks game over and turn first; then the board must differ from the
+ * current position in exactly one cell: an empty cell now holding role's
+ * stone. A stone drawn over an existing one is MOVE_OCCUPIED; anything
+ * else (a stone removed, none or several new, the wrong colour) is
+ * MOVE_BAD_BOARD. Sets *x, *y on MOVE_OK; changes nothing.
+ */
+enum move_result game_find_board_move(const struct game *game, enum role role,
+				      const uint8_t *cells, int *x, int *y);
+
+/* Ends a live game: role loses by forfeit. No-op when already over. */
+void game_forfeit(struct game *game, enum role loser);
+
+/* "front", "back", "draw" or "" while playing. */
+const char *game_winner_name(enum game_winner winner);
+
+/* "five", "full", "forfeit" or "" while playing. */
+const char *game_reason_name(enum game_reason reason);
+
+#endif

@@ -1,0 +1,469 @@
+/*
+ * lobby.c - seats keyed by uid, the first-come first-served queue, and the
+ * rooms the queue is paired into.
+ */
+#include "lobby.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LOBBY_INITIAL_BUCKETS 64
+
+/* What the opponent of a player who left is told. */
+#define LOBBY_OPPONENT_LEFT "opponent left"
+
+/* FNV-1a over the canonical uid. */
+static size_t lobby_hash(const char *uid)
+{
+	uint64_t hash = 14695981039346656037ULL;
+
+	while (*uid) {
+		hash ^= (unsigned char)*uid++;
+		hash *= 1099511628211ULL;
+	}
+	return (size_t)hash;
+}
+
+/* The chain of the seat table that uid belongs in. */
+static struct lobby_player **lobby_bucket(const struct lobby *lobby,
+					  const char *uid)
+{
+	return &lobby->seats[lobby_hash(uid) & (lobby->seat_buckets - 1)];
+}
+
+int lobby_init(struct lobby *lobby, const struct lobby_config *config,
+	       struct lobby_random random, struct lobby_sink sink)
+{
+	if (!config || config->board_size < BOARD_MIN_SIZE ||
+	    config->board_size > BOARD_MAX_SIZE ||
+	    (config->rule != RULE_FREESTYLE && config->rule != RULE_STANDARD) ||
+	    (config->full_board != FULL_BOARD_BACK &&
+	     config->full_board != FULL_BOARD_DRAW) ||
+	    !random.fill || !sink.send)
+		return -EINVAL;
+
+	memset(lobby, 0, sizeof(*lobby));
+	lobby->seats = calloc(LOBBY_INITIAL_BUCKETS, sizeof(*lobby->seats));
+	if (!lobby->seats)
+		return -ENOMEM;
+	lobby->seat_buckets = LOBBY_INITIAL_BUCKETS;
+	lobby->config = *config;
+	lobby->random = random;
+	lobby->sink = sink;
+	return 0;
+}
+
+void lobby_release(struct lobby *lobby)
+{
+	struct lobby_player *player;
+	struct lobby_player *next;
+	struct lobby_room *room;
+	size_t i;
+
+	for (i = 0; i < lobby->seat_buckets; i++) {
+		for (player = lobby->seats[i]; player; player = next) {
+			next = player->hash_next;
+			room = player->room;
+			if (player->state == PLAYER_PLAYING && room) {
+				room->seats[player->role] = NULL;
+				if (!room->seats[ROLE_FRONT] &&
+				    !room->seats[ROLE_BACK])
+					free(room);
+			}
+			free(player);
+		}
+	}
+	free(lobby->seats);
+	lobby->seats = NULL;
+	lobby->seat_buckets = 0;
+	lobby->queue_head = NULL;
+	lobby->queue_tail = NULL;
+	memset(&lobby->stats, 0, sizeof(lobby->stats));
+}
+
+struct lobby_player *lobby_find(const struct lobby *lobby, const char *uid)
+{
+	struct lobby_player *player;
+
+	for (player = *lobby_bucket(lobby, uid); player;
+	     player = player->hash_next) {
+		if (strcmp(player->uid, uid) == 0)
+			return player;
+	}
+	return NULL;
+}
+
+/*
+ * Doubles the seat table once players outnumber buckets. Failing to grow
+ * only makes the chains longer, so out of memory here is not an error.
+ */
+static void lobby_grow_seats(struct lobby *lobby)
+{
+	size_t buckets = lobby->seat_buckets * 2;
+	struct lobby_player **seats;
+	struct lobby_player *player;
+	struct lobby_player *next;
+	size_t slot;
+	size_t i;
+
+	if (lobby->stats.players <= lobby->seat_buckets)
+		return;
+	seats = calloc(buckets, sizeof(*seats));
+	if (!seats)
+		return;
+	for (i = 0; i < lobby->seat_buckets; i++) {
+		for (player = lobby->seats[i]; player; player = next) {
+			next = player->hash_next;
+			slot = lobby_hash(player->uid) & (buckets - 1);
+			player->hash_next = seats[slot];
+			seats[slot] = player;
+		}
+	}
+	free(lobby->seats);
+	lobby->seats = seats;
+	lobby->seat_buckets = buckets;
+}
+
+/* Puts player in the seat table, which grows when it gets crowded. */
+static void lobby_seat_add(struct lobby *lobby, struct lobby_player *player)
+{
+	struct lobby_player **bucket = lobby_bucket(lobby, player->uid);
+
+	player->hash_next = *bucket;
+	*bucket = player;
+	lobby->stats.players++;
+	lobby_grow_seats(lobby);
+}
+
+/* Takes player out of the seat table. */
+static void lobby_seat_remove(struct lobby *lobby, struct lobby_player *player)
+{
+	struct lobby_player **link = lobby_bucket(lobby, player->uid);
+
+	while (*link && *link != player)
+		link = &(*link)->hash_next;
+	if (*link)
+		*link = player->hash_next;
+	player->hash_next = NULL;
+	lobby->stats.players--;
+}
+
+/* Puts player last in the waiting queue. */
+static void lobby_queue_append(struct lobby *lobby, struct lobby_player *player)
+{
+	player->state = PLAYER_WAITING;
+	player->queue_next = NULL;
+	player->queue_prev = lobby->queue_tail;
+	if (lobby->queue_tail)
+		lobby->queue_tail->queue_next = player;
+	else
+		lobby->queue_head = player;
+	lobby->queue_tail = player;
+	lobby->stats.waiting++;
+}
+
+/* Takes player out of the waiting queue, wherever it stands. */
+static void lobby_queue_remove(struct lobby *lobby, struct lobby_player *player)
+{
+	if (player->queue_prev)
+		player->queue_prev->queue_next = player->queue_next;
+	else
+		lobby->queue_head = player->queue_next;
+	if (player->queue_next)
+		player->queue_next->queue_prev = player->queue_prev;
+	else
+		lobby->queue_tail = player->queue_prev;
+	player->queue_prev = NULL;
+	player->queue_next = NULL;
+	lobby->stats.waiting--;
+}
+
+/* Hands ev to the sink for player's connection. */
+static void lobby_send(struct lobby *lobby, const struct lobby_player *player,
+		       const struct event *ev)
+{
+	lobby->sink.send(lobby->sink.ctx, player->conn, ev);
+}
+
+/* Sends an event that has no fields but its type. */
+static void lobby_send_simple(struct lobby *lobby,
+			      const struct lobby_player *player,
+			      enum event_type type)
+{
+	struct event ev = { .type = type };
+
+	lobby_send(lobby, player, &ev);
+}
+
+/* Tells player its side, room and opponent (by name only, never uid). */
+static void lobby_send_role(struct lobby *lobby,
+			    const struct lobby_player *player)
+{
+	const struct lobby_room *room = player->room;
+	const struct lobby_player *opponent =
+		room->seats[role_other(player->role)];
+	struct event ev = {
+		.type = EVENT_ROLE,
+		.size = room->game.board.size,
+		.rule = room->game.rule,
+		.role = player->role,
+		.room_id = room->id,
+		.opponent_name = opponent ? opponent->name : NULL,
+	};
+
+	lobby_send(lobby, player, &ev);
+}
+
+/* Sends an event about the room's game (board or winner) to player. */
+static void lobby_send_game(struct lobby *lobby,
+			    const struct lobby_player *player,
+			    enum event_type type)
+{
+	struct event ev = { .type = type, .game = &player->room->game };
+
+	lobby_send(lobby, player, &ev);
+}
+
+/* Sends a game event to both seats, front first, skipping empty seats. */
+static void lobby_broadcast_game(struct lobby *lobby, struct lobby_room *room,
+				 enum event_type type)
+{
+	if (room->seats[ROLE_FRONT])
+		lobby_send_game(lobby, room->seats[ROLE_FRONT], type);
+	if (room->seats[ROLE_BACK])
+		lobby_send_game(lobby, room->seats[ROLE_BACK], type);
+}
+
+/* Refuses a request of player: to it alone, with code and why. */
+static void lobby_send_error(struct lobby *lobby,
+			     const struct lobby_player *player,
+			     enum error_code code, const char *text)
+{
+	struct event ev = { .type = EVENT_ERROR, .code = code, .text = text };
+
+	lobby_send(lobby, player, &ev);
+}
+
+/* Seats player in room as role. */
+static void lobby_room_seat(struct lobby_room *room,
+			    struct lobby_player *player, enum role role)
+{
+	player->state = PLAYER_PLAYING;
+	player->room = room;
+	player->role = role;
+	room->seats[role] = player;
+}
+
+/*
+ * Pairs the two oldest waiting players into room (allocated by the caller
+ * so that this step cannot fail). The room id comes from 16 random bytes;
+ * one more random byte picks who is front: an even byte seats the player
+ * who queued first as front.
+ */
+static void lobby_match(struct lobby *lobby, struct lobby_room *room)
+{
+	struct lobby_player *first = lobby->queue_head;
+	struct lobby_player *second = first->queue_next;
+	uint8_t bytes[16];
+	uint8_t coin;
+
+	lobby->random.fill(lobby->random.ctx, bytes, sizeof(bytes));
+	lobby->random.fill(lobby->random.ctx, &coin, sizeof(coin));
+
+	memset(room, 0, sizeof(*room));
+	protocol_format_uuid(bytes, room->id);
+	/* The config was checked by lobby_init(): this cannot fail. */
+	game_init(&room->game, lobby->config.board_size, lobby->config.rule,
+		  lobby->config.full_board);
+
+	lobby_queue_remove(lobby, first);
+	lobby_queue_remove(lobby, second);
+	if ((coin & 1) == 0) {
+		lobby_room_seat(room, first, ROLE_FRONT);
+		lobby_room_seat(room, second, ROLE_BACK);
+	} else {
+		lobby_room_seat(room, first, ROLE_BACK);
+		lobby_room_seat(room, second, ROLE_FRONT);
+	}
+	lobby->stats.rooms++;
+	lobby->stats.rooms_live++;
+	lobby->stats.matches++;
+
+	lobby_send_role(lobby, room->seats[ROLE_FRONT]);
+	lobby_send_role(lobby, room->seats[ROLE_BACK]);
+}
+
+/* Tells a player who took over its seat where things stand. */
+static void lobby_resume(struct lobby *lobby, struct lobby_player *player)
+{
+	const struct game *game;
+
+	if (player->state == PLAYER_WAITING) {
+		lobby_send_simple(lobby, player, EVENT_WAITING);
+		return;
+	}
+	game = &player->room->game;
+	lobby_send_role(lobby, player);
+	if (game->moves_played > 0)
+		lobby_send_game(lobby, player, EVENT_BOARD);
+	if (game_is_over(game))
+		lobby_send_game(lobby, player, EVENT_WINNER);
+}
+
+/* Copies a checked string that fits into dst; NULL becomes "". */
+static void lobby_copy(char *dst, size_t size, const char *src)
+{
+	snprintf(dst, size, "%s", src ? src : "");
+}
+
+struct lobby_player *lobby_connect(struct lobby *lobby, const char *uid,
+				   const char *name, void *conn)
+{
+	struct lobby_player *player;
+	struct lobby_room *room = NULL;
+
+	player = lobby_find(lobby, uid);
+	if (player) {
+		if (player->conn != conn)
+			lobby_send_simple(lobby, player, EVENT_REPLACED);
+		player->conn = conn;
+		lobby_copy(player->name, sizeof(player->name), name);
+		lobby_resume(lobby, player);
+		return player;
+	}
+
+	player = calloc(1, sizeof(*player));
+	if (!player)
+		return NULL;
+	/* Allocate the room up front: matching then cannot fail halfway. */
+	if (lobby->queue_head) {
+		room = malloc(sizeof(*room));
+		if (!room) {
+			free(player);
+			return NULL;
+		}
+	}
+	lobby_copy(player->uid, sizeof(player->uid), uid);
+	lobby_copy(player->name, sizeof(player->name), name);
+	player->conn = conn;
+	player->role = ROLE_NONE;
+	lobby_seat_add(lobby, player);
+	lobby_queue_append(lobby, player);
+	lobby_send_simple(lobby, player, EVENT_WAITING);
+	if (room)
+		lobby_match(lobby, room);
+	return player;
+}
+
+void lobby_disconnect(struct lobby *lobby, struct lobby_player *player)
+{
+	struct lobby_player *opponent;
+	struct lobby_room *room;
+	struct event ev = {
+		.type = EVENT_DISCONNECT,
+		.text = LOBBY_OPPONENT_LEFT,
+	};
+
+	lobby_seat_remove(lobby, player);
+	if (player->state == PLAYER_WAITING) {
+		lobby_queue_remove(lobby, player);
+		free(player);
+		return;
+	}
+
+	room = player->room;
+	room->seats[player->role] = NULL;
+	opponent = room->seats[role_other(player->role)];
+	if (!game_is_over(&room->game)) {
+		game_forfeit(&room->game, player->role);
+		lobby->stats.rooms_live--;
+		lobby->stats.games_finished[REASON_FORFEIT]++;
+		if (opponent)
+			lobby_send_game(lobby, opponent, EVENT_WINNER);
+	}
+	if (opponent)
+		lobby_send(lobby, opponent, &ev);
+	if (!room->seats[ROLE_FRONT] && !room->seats[ROLE_BACK]) {
+		free(room);
+		lobby->stats.rooms--;
+	}
+	free(player);
+}
+
+/* The human-readable text of a refused move. */
+static const char *lobby_move_message(enum move_result result)
+{
+	switch (result) {
+	case MOVE_OUT_OF_RANGE:
+		return "that cell is not on the board";
+	case MOVE_OCCUPIED:
+		return "that cell is already occupied";
+	case MOVE_NOT_YOUR_TURN:
+		return "it is not your turn";
+	case MOVE_GAME_OVER:
+		return "the game is over";
+	case MOVE_BAD_BOARD:
+	default:
+		return "the board is not exactly one new stone of your colour";
+	}
+}
+
+/* Validates and plays a move or seed-form board request of player. */
+static void lobby_play(struct lobby *lobby, struct lobby_player *player,
+		       const struct request *req)
+{
+	struct lobby_room *room = player->room;
+	struct game *game = &room->game;
+	enum move_result result;
+	int x = req->x;
+	int y = req->y;
+
+	if (req->type == REQUEST_BOARD) {
+		result = game_find_board_move(game, player->role, req->cells,
+					      &x, &y);
+		/* A board naming the other side is refused, after the turn. */
+		if (result != MOVE_GAME_OVER && result != MOVE_NOT_YOUR_TURN &&
+		    req->role != player->role)
+			result = MOVE_BAD_BOARD;
+		if (result == MOVE_OK)
+			result = game_play(game, player->role, x, y);
+	} else {
+		result = game_play(game, player->role, x, y);
+	}
+
+	if (result != MOVE_OK) {
+		lobby_send_error(lobby, player, error_from_move_result(result),
+				 lobby_move_message(result));
+		return;
+	}
+	lobby->stats.moves++;
+	lobby_broadcast_game(lobby, room, EVENT_BOARD);
+	if (game_is_over(game)) {
+		lobby->stats.rooms_live--;
+		lobby->stats.games_finished[game->reason]++;
+		lobby_broadcast_game(lobby, room, EVENT_WINNER);
+	}
+}
+
+void lobby_request(struct lobby *lobby, struct lobby_player *player,
+		   const struct request *req)
+{
+	switch (req->type) {
+	case REQUEST_PING:
+		lobby_send_simple(lobby, player, EVENT_PONG);
+		break;
+	case REQUEST_WINNER:
+		break;
+	case REQUEST_MOVE:
+	case REQUEST_BOARD:
+		if (player->state != PLAYER_PLAYING) {
+			lobby_send_error(lobby, player, ERR_NOT_IN_GAME,
+					 "you are not in a game yet");
+			break;
+		}
+		lobby_play(lobby, player, req);
+		break;
+	}
+}

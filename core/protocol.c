@@ -1,0 +1,613 @@
+/*
+ * protocol.c - the JSON wire protocol, version 1: parsing client messages,
+ * encoding server messages, and checking uids and display names.
+ */
+#include "protocol.h"
+
+#include <cjson/cJSON.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The protocol words of the error codes, indexed by enum error_code. */
+static const char *const error_code_names[ERR_COUNT] = {
+	[ERR_NONE] = "",
+	[ERR_BAD_JSON] = "bad_json",
+	[ERR_BAD_TYPE] = "bad_type",
+	[ERR_BAD_UID] = "bad_uid",
+	[ERR_BAD_NAME] = "bad_name",
+	[ERR_NOT_IN_GAME] = "not_in_game",
+	[ERR_NOT_YOUR_TURN] = "not_your_turn",
+	[ERR_OUT_OF_RANGE] = "out_of_range",
+	[ERR_OCCUPIED] = "occupied",
+	[ERR_BAD_BOARD] = "bad_board",
+	[ERR_GAME_OVER] = "game_over",
+	[ERR_TOO_LARGE] = "too_large",
+	[ERR_RATE_LIMITED] = "rate_limited",
+};
+
+const char *error_code_name(enum error_code code)
+{
+	if ((unsigned int)code >= ERR_COUNT)
+		return "";
+	return error_code_names[code];
+}
+
+enum error_code error_from_move_result(enum move_result result)
+{
+	switch (result) {
+	case MOVE_OK:
+		return ERR_NONE;
+	case MOVE_OUT_OF_RANGE:
+		return ERR_OUT_OF_RANGE;
+	case MOVE_OCCUPIED:
+		return ERR_OCCUPIED;
+	case MOVE_NOT_YOUR_TURN:
+		return ERR_NOT_YOUR_TURN;
+	case MOVE_GAME_OVER:
+		return ERR_GAME_OVER;
+	case MOVE_BAD_BOARD:
+	default:
+		return ERR_BAD_BOARD;
+	}
+}
+
+/*
+ * Reads a move coordinate from a number item: ERR_OUT_OF_RANGE when it is
+ * not an integer that fits an int.
+ */
+static enum error_code protocol_parse_coordinate(const cJSON *item, int *out,
+						 const char **message)
+{
+	double value = item->valuedouble;
+
+	/* Written so that NaN and the infinities fail the range test too. */
+	if (!(value >= (double)INT_MIN && value <= (double)INT_MAX) ||
+	    (double)(int)value != value) {
+		*message = "move x and y must be integers";
+		return ERR_OUT_OF_RANGE;
+	}
+	*out = (int)value;
+	return ERR_NONE;
+}
+
+/* {"type":"move","x":X,"y":Y}: two integral numbers. */
+static enum error_code protocol_parse_move(const cJSON *root,
+					   struct request *req,
+					   const char **message)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(root, "x");
+	const cJSON *y = cJSON_GetObjectItemCaseSensitive(root, "y");
+	enum error_code code;
+
+	/* Shape errors come before range errors, whichever field has them. */
+	if (!cJSON_IsNumber(x) || !cJSON_IsNumber(y)) {
+		*message = "move needs integer x and y";
+		return ERR_BAD_JSON;
+	}
+	code = protocol_parse_coordinate(x, &req->x, message);
+	if (code == ERR_NONE)
+		code = protocol_parse_coordinate(y, &req->y, message);
+	if (code == ERR_NONE)
+		req->type = REQUEST_MOVE;
+	return code;
+}
+
+/* The role a cell or role string names; -1 when it names none. */
+static int protocol_role_from_string(const cJSON *item, bool allow_empty)
+{
+	const char *value;
+
+	if (!cJSON_IsString(item) || !item->valuestring)
+		return -1;
+	value = item->valuestring;
+	if (strcmp(value, "front") == 0)
+		return ROLE_FRONT;
+	if (strcmp(value, "back") == 0)
+		return ROLE_BACK;
+	if (allow_empty && value[0] == '\0')
+		return ROLE_NONE;
+	return -1;
+}
+
+/*
+ * {"type":"board","content":[...],"role":R}: board_size^2 cell strings and
+ * the mover. Every shape error here is ERR_BAD_BOARD, so that a client
+ * sending a board learns that its board was refused.
+ */
+static enum error_code protocol_parse_board(const cJSON *root, int board_size,
+					    struct request *req,
+					    const char **message)
+{
+	const cJSON *content;
+	const cJSON *role;
+	const cJSON *cell;
+	int cells = board_size * board_size;
+	int i = 0;
+	int value;
+
+	if (board_size < BOARD_MIN_SIZE || board_size > BOARD_MAX_SIZE) {
+		*message = "the server has no board of that size";
+		return ERR_BAD_BOARD;
+	}
+	content = cJSON_GetObjectItemCaseSensitive(root, "content");
+	if (!cJSON_IsArray(content)) {
+		*message = "board needs a content array";
+		return ERR_BAD_BOARD;
+	}
+	cJSON_ArrayForEach(cell, content) {
+		if (i == cells) {
+			*message = "board content has too many cells";
+			return ERR_BAD_BOARD;
+		}
+		value = protocol_role_from_string(cell, true);
+		if (value < 0) {
+			*message = "cells must be \"\", \"front\" or \"back\"";
+			return ERR_BAD_BOARD;
+		}
+		req->cells[i++] = (uint8_t)value;
+	}
+	if (i != cells) {
+		*message = "board content has too few cells";
+		return ERR_BAD_BOARD;
+	}
+	role = cJSON_GetObjectItemCaseSensitive(root, "role");
+	value = protocol_role_from_string(role, false);
+	if (value < 0) {
+		*message = "board role must be \"front\" or \"back\"";
+		return ERR_BAD_BOARD;
+	}
+	req->role = (enum role)value;
+	req->type = REQUEST_BOARD;
+	return ERR_NONE;
+}
+
+/* Dispatches a parsed JSON object on its "type". */
+static enum error_code protocol_parse_object(const cJSON *root, int board_size,
+					     struct request *req,
+					     const char **message)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(root, "type");
+	const char *name;
+
+	if (!cJSON_IsString(type) || !type->valuestring) {
+		*message = "message needs a string \"type\"";
+		return ERR_BAD_TYPE;
+	}
+	name = type->valuestring;
+	if (strcmp(name, "move") == 0)
+		return protocol_parse_move(root, req, message);
+	if (strcmp(name, "board") == 0)
+		return protocol_parse_board(root, board_size, req, message);
+	if (strcmp(name, "winner") == 0) {
+		req->type = REQUEST_WINNER;
+		return ERR_NONE;
+	}
+	if (strcmp(name, "ping") == 0) {
+		req->type = REQUEST_PING;
+		return ERR_NONE;
+	}
+	*message = "unknown message type";
+	return ERR_BAD_TYPE;
+}
+
+/*
+ * Whether a JSON string in text (len bytes) holds the escape \u0000: cJSON
+ * would end the string there, so "front\u0000x" would read as "front".
+ */
+static bool protocol_has_nul_escape(const char *text, size_t len)
+{
+	bool in_string = false;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (!in_string) {
+			in_string = text[i] == '"';
+		} else if (text[i] == '"') {
+			in_string = false;
+		} else if (text[i] == '\\') {
+			if (len - i >= 6 &&
+			    memcmp(text + i + 1, "u0000", 5) == 0)
+				return true;
+			i++; /* the escaped character */
+		}
+	}
+	return false;
+}
+
+enum error_code protocol_parse(const char *text, size_t len, int board_size,
+			       struct request *req, const char **message)
+{
+	enum error_code code;
+	cJSON *root;
+	char *copy;
+
+	*message = "";
+	memset(req, 0, sizeof(*req));
+	if (!text || len == 0) {
+		*message = "empty message";
+		return ERR_BAD_JSON;
+	}
+	if (memchr(text, '\0', len) || protocol_has_nul_escape(text, len)) {
+		*message = "message contains a NUL character";
+		return ERR_BAD_JSON;
+	}
+	/*
+	 * cJSON wants a NUL-terminated string to insist that nothing but
+	 * white space follows the object.
+	 */
+	copy = malloc(len + 1);
+	if (!copy) {
+		*message = "out of memory";
+		return ERR_BAD_JSON;
+	}
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	root = cJSON_ParseWithOpts(copy, NULL, 1);
+	free(copy);
+
+	if (!root) {
+		*message = "message is not valid JSON";
+		return ERR_BAD_JSON;
+	}
+	if (!cJSON_IsObject(root)) {
+		*message = "message must be a JSON object";
+		code = ERR_BAD_JSON;
+	} else {
+		code = protocol_parse_object(root, board_size, req, message);
+	}
+	cJSON_Delete(root);
+	return code;
+}
+
+/* Adds {x, y} to parent (an array or, with name, an object); NULL on OOM. */
+static cJSON *protocol_add_cell(cJSON *parent, const char *name, int x, int y)
+{
+	cJSON *cell = cJSON_CreateObject();
+
+	if (!cell)
+		return NULL;
+	if (!(name ? cJSON_AddItemToObject(parent, name, cell) :
+		     cJSON_AddItemToArray(parent, cell))) {
+		cJSON_Delete(cell);
+		return NULL;
+	}
+	if (!cJSON_AddNumberToObject(cell, "x", x) ||
+	    !cJSON_AddNumberToObject(cell, "y", y))
+		return NULL;
+	return cell;
+}
+
+/* The protocol_encode_*() helpers add one event's fields; false on OOM. */
+static bool protocol_encode_welcome(cJSON *root, const struct event *ev)
+{
+	return cJSON_AddStringToObject(root, "uid", ev->uid ? ev->uid : "") &&
+	       cJSON_AddNumberToObject(root, "protocol", PROTOCOL_VERSION) &&
+	       cJSON_AddNumberToObject(root, "size", ev->size) &&
+	       cJSON_AddStringToObject(root, "rule", rule_name(ev->rule)) &&
+	       cJSON_AddStringToObject(root, "version",
+				       ev->version ? ev->version : "");
+}
+
+static bool protocol_encode_role(cJSON *root, const struct event *ev)
+{
+	cJSON *opponent;
+
+	if (!cJSON_AddStringToObject(root, "role", role_name(ev->role)) ||
+	    !cJSON_AddStringToObject(root, "room",
+				     ev->room_id ? ev->room_id : "") ||
+	    !cJSON_AddNumberToObject(root, "size", ev->size) ||
+	    !cJSON_AddStringToObject(root, "rule", rule_name(ev->rule)))
+		return false;
+	if (!ev->opponent_name || !ev->opponent_name[0])
+		return true;
+	opponent = cJSON_AddObjectToObject(root, "opponent");
+	return opponent &&
+	       cJSON_AddStringToObject(opponent, "name", ev->opponent_name);
+}
+
+static bool protocol_encode_board(cJSON *root, const struct event *ev)
+{
+	const struct game *game = ev->game;
+	const struct board *board;
+	enum role next = ROLE_FRONT;
+	cJSON *content;
+	cJSON *cell;
+	cJSON *move;
+	int i;
+
+	if (!game)
+		return false;
+	board = &game->board;
+	content = cJSON_AddArrayToObject(root, "content");
+	if (!content)
+		return false;
+	for (i = 0; i < board->size * board->size; i++) {
+		/* The names are static: reference them, do not copy them. */
+		cell = cJSON_CreateStringReference(
+			role_name((enum role)board->cells[i]));
+		if (!cell)
+			return false;
+		cJSON_AddItemToArray(content, cell);
+	}
+	if (game->moves_played > 0)
+		next = role_other(game->last_mover);
+	if (!cJSON_AddStringToObject(root, "role", role_name(next)))
+		return false;
+	if (game->moves_played > 0) {
+		move = protocol_add_cell(root, "move", game->last_move.x,
+					 game->last_move.y);
+		if (!move)
+			return false;
+		if (!cJSON_AddStringToObject(move, "role",
+					     role_name(game->last_mover)))
+			return false;
+	}
+	return cJSON_AddNumberToObject(root, "moves", game->moves_played);
+}
+
+static bool protocol_encode_winner(cJSON *root, const struct event *ev)
+{
+	const struct game *game = ev->game;
+	cJSON *line;
+	int i;
+
+	if (!game ||
+	    !cJSON_AddStringToObject(root, "winner",
+				     game_winner_name(game->winner)) ||
+	    !cJSON_AddStringToObject(root, "reason",
+				     game_reason_name(game->reason)))
+		return false;
+	if (game->reason != REASON_FIVE)
+		return true;
+	line = cJSON_AddArrayToObject(root, "line");
+	if (!line)
+		return false;
+	for (i = 0; i < game->line.length; i++) {
+		if (!protocol_add_cell(line, NULL, game->line.cells[i].x,
+				       game->line.cells[i].y))
+			return false;
+	}
+	return true;
+}
+
+/* The "type" of an encoded event; NULL for EVENT_REPLACED. */
+static const char *protocol_event_type_name(enum event_type type)
+{
+	switch (type) {
+	case EVENT_WELCOME:
+		return "welcome";
+	case EVENT_WAITING:
+		return "waiting";
+	case EVENT_ROLE:
+		return "role";
+	case EVENT_BOARD:
+		return "board";
+	case EVENT_WINNER:
+		return "winner";
+	case EVENT_DISCONNECT:
+		return "disconnect";
+	case EVENT_ERROR:
+		return "error";
+	case EVENT_PONG:
+		return "pong";
+	case EVENT_REPLACED:
+	default:
+		return NULL;
+	}
+}
+
+/* Adds the fields of ev's type to root; false on out of memory. */
+static bool protocol_encode_fields(cJSON *root, const struct event *ev)
+{
+	switch (ev->type) {
+	case EVENT_WELCOME:
+		return protocol_encode_welcome(root, ev);
+	case EVENT_ROLE:
+		return protocol_encode_role(root, ev);
+	case EVENT_BOARD:
+		return protocol_encode_board(root, ev);
+	case EVENT_WINNER:
+		return protocol_encode_winner(root, ev);
+	case EVENT_DISCONNECT:
+		return cJSON_AddStringToObject(root, "disconnect",
+					       ev->text ? ev->text : "");
+	case EVENT_ERROR:
+		return cJSON_AddStringToObject(root, "code",
+					       error_code_name(ev->code)) &&
+		       cJSON_AddStringToObject(root, "message",
+					       ev->text ? ev->text : "");
+	case EVENT_WAITING:
+	case EVENT_PONG:
+		return true;
+	default:
+		return false;
+	}
+}
+
+char *protocol_encode(const struct event *ev, size_t headroom, size_t *len)
+{
+	const char *type = protocol_event_type_name(ev->type);
+	char *buffer = NULL;
+	char *json;
+	size_t json_len;
+	cJSON *root;
+
+	if (!type)
+		return NULL;
+	root = cJSON_CreateObject();
+	if (!root)
+		return NULL;
+	if (!cJSON_AddStringToObject(root, "type", type) ||
+	    !protocol_encode_fields(root, ev))
+		goto out_delete_root;
+
+	json = cJSON_PrintUnformatted(root);
+	if (!json)
+		goto out_delete_root;
+	json_len = strlen(json);
+	buffer = malloc(headroom + json_len + 1);
+	if (buffer) {
+		memcpy(buffer + headroom, json, json_len + 1);
+		*len = json_len;
+	}
+	cJSON_free(json);
+out_delete_root:
+	cJSON_Delete(root);
+	return buffer;
+}
+
+/* The value of hex digit c, or -1. */
+static int protocol_hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Whether position i of a canonical UUID holds a dash. */
+static bool protocol_uuid_dash_at(int i)
+{
+	return i == 8 || i == 13 || i == 18 || i == 23;
+}
+
+bool protocol_check_uid(const char *uid, char out[UID_LEN + 1])
+{
+	static const char digits[] = "0123456789abcdef";
+	char canonical[UID_LEN + 1];
+	int value;
+	int i;
+
+	if (!uid)
+		return false;
+	/* Stops at the NUL of a short uid: it is neither dash nor digit. */
+	for (i = 0; i < UID_LEN; i++) {
+		if (protocol_uuid_dash_at(i)) {
+			if (uid[i] != '-')
+				return false;
+			canonical[i] = '-';
+			continue;
+		}
+		value = protocol_hex_value(uid[i]);
+		if (value < 0)
+			return false;
+		canonical[i] = digits[value];
+	}
+	if (uid[UID_LEN] != '\0')
+		return false;
+	canonical[UID_LEN] = '\0';
+	memcpy(out, canonical, sizeof(canonical));
+	return true;
+}
+
+void protocol_format_uuid(const uint8_t bytes[16], char out[UID_LEN + 1])
+{
+	static const char digits[] = "0123456789abcdef";
+	uint8_t uuid[16];
+	int byte = 0;
+	int i = 0;
+
+	memcpy(uuid, bytes, sizeof(uuid));
+	uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x40); /* version 4 */
+	uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80); /* RFC 4122 variant */
+	while (i < UID_LEN) {
+		if (protocol_uuid_dash_at(i)) {
+			out[i++] = '-';
+			continue;
+		}
+		out[i++] = digits[uuid[byte] >> 4];
+		out[i++] = digits[uuid[byte] & 0x0f];
+		byte++;
+	}
+	out[UID_LEN] = '\0';
+}
+
+/*
+ * Decodes the UTF-8 sequence at s (up to end) into *code_point. Returns its
+ * length in bytes, or 0 when it is malformed: truncated, a stray
+ * continuation byte, an overlong form, a surrogate or beyond U+10FFFF.
+ */
+static size_t protocol_decode_utf8(const unsigned char *s,
+				   const unsigned char *end,
+				   uint32_t *code_point)
+{
+	uint32_t value;
+	uint32_t min;
+	size_t length;
+	size_t i;
+
+	if (s[0] < 0x80) {
+		*code_point = s[0];
+		return 1;
+	} else if ((s[0] & 0xe0) == 0xc0) {
+		length = 2;
+		min = 0x80;
+		value = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		length = 3;
+		min = 0x800;
+		value = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		length = 4;
+		min = 0x10000;
+		value = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if ((size_t)(end - s) < length)
+		return 0;
+	for (i = 1; i < length; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		value = (value << 6) | (s[i] & 0x3f);
+	}
+	if (value < min || value > 0x10ffff ||
+	    (value >= 0xd800 && value <= 0xdfff))
+		return 0;
+	*code_point = value;
+	return length;
+}
+
+/* C0 controls, DEL and C1 controls. */
+static bool protocol_is_control(uint32_t code_point)
+{
+	return code_point < 0x20 || (code_point >= 0x7f && code_point <= 0x9f);
+}
+
+bool protocol_check_name(const char *name, char out[NAME_MAX_BYTES + 1])
+{
+	const unsigned char *start;
+	const unsigned char *end;
+	const unsigned char *s;
+	uint32_t code_point;
+	size_t length;
+	int chars = 0;
+
+	if (!name)
+		return false;
+	start = (const unsigned char *)name;
+	while (*start == ' ')
+		start++;
+	end = start + strlen((const char *)start);
+	while (end > start && end[-1] == ' ')
+		end--;
+	if (end == start)
+		return false;
+
+	for (s = start; s < end; s += length) {
+		if (++chars > NAME_MAX_CHARS)
+			return false;
+		length = protocol_decode_utf8(s, end, &code_point);
+		if (length == 0 || protocol_is_control(code_point))
+			return false;
+	}
+	/* At most NAME_MAX_CHARS sequences of at most 4 bytes each. */
+	memcpy(out, start, (size_t)(end - start));
+	out[end - start] = '\0';
+	return true;
+}

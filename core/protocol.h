@@ -1,0 +1,133 @@
+/*
+ * protocol.h - the JSON wire protocol, version 1 (see core/PROTOCOL.md).
+ *
+ * Parsing turns one client text message into a typed, fully validated
+ * struct request; encoding turns a struct event into the JSON text of one
+ * server message. Identity helpers validate the uid and name query values.
+ * Built on cJSON; no I/O.
+ */
+#ifndef GOMOKU_PROTOCOL_H
+#define GOMOKU_PROTOCOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+
+#define PROTOCOL_VERSION 1
+#define UID_LEN 36			    /* canonical 8-4-4-4-12 form */
+#define NAME_MAX_CHARS 20		    /* display name, in characters */
+#define NAME_MAX_BYTES (NAME_MAX_CHARS * 4) /* ... in UTF-8 bytes */
+
+/* The codes of an `error` message; every one but ERR_NONE is refusal. */
+enum error_code {
+	ERR_NONE = 0,
+	ERR_BAD_JSON, /* not JSON, or fields of the wrong shape */
+	ERR_BAD_TYPE, /* unknown or missing "type" */
+	ERR_BAD_UID,
+	ERR_BAD_NAME,
+	ERR_NOT_IN_GAME, /* a move before being matched */
+	ERR_NOT_YOUR_TURN,
+	ERR_OUT_OF_RANGE,
+	ERR_OCCUPIED,
+	ERR_BAD_BOARD,
+	ERR_GAME_OVER,
+	ERR_TOO_LARGE,
+	ERR_RATE_LIMITED,
+	ERR_COUNT /* number of codes, for counters */
+};
+
+/* "bad_json", "not_your_turn", ...; "" for ERR_NONE. */
+const char *error_code_name(enum error_code code);
+
+/* The error a refused move request gets. */
+enum error_code error_from_move_result(enum move_result result);
+
+/* What a client asks. */
+enum request_type {
+	REQUEST_MOVE,	/* place a stone at (x, y) */
+	REQUEST_BOARD,	/* the seed form: the whole board after a move */
+	REQUEST_WINNER, /* a client's claim of a win: ignored */
+	REQUEST_PING,	/* answered with a pong */
+};
+
+/* One parsed client message. */
+struct request {
+	enum request_type type;
+	int x;				/* REQUEST_MOVE: column */
+	int y;				/* REQUEST_MOVE: row */
+	enum role role;			/* REQUEST_BOARD: the mover it names */
+	uint8_t cells[BOARD_MAX_CELLS]; /* REQUEST_BOARD: enum role per cell */
+};
+
+/*
+ * Parses and validates one message of len bytes (not NUL-terminated) for a
+ * board of board_size. Returns ERR_NONE and fills *req, or the error code
+ * to send with *message set to a static human-readable explanation.
+ * A move's x and y must be integral numbers; fractions, infinities and
+ * values beyond int are ERR_OUT_OF_RANGE, whether they are on the board is
+ * the game's to judge. A board's content must be exactly board_size^2
+ * strings "", "front" or "back" and its role "front" or "back", else
+ * ERR_BAD_BOARD.
+ */
+enum error_code protocol_parse(const char *text, size_t len, int board_size,
+			       struct request *req, const char **message);
+
+/* What the server tells a client. */
+enum event_type {
+	EVENT_WELCOME,	  /* first message on every connection */
+	EVENT_WAITING,	  /* queued for an opponent */
+	EVENT_ROLE,	  /* matched, or resumed: your side and room */
+	EVENT_BOARD,	  /* the position after a move */
+	EVENT_WINNER,	  /* game over */
+	EVENT_DISCONNECT, /* the opponent left */
+	EVENT_ERROR,	  /* a request was refused; nothing changed */
+	EVENT_PONG,	  /* answer to a ping */
+	EVENT_REPLACED,	  /* a newer connection took this seat: close
+				 * 4001; never encoded */
+};
+
+/* One server message; which fields count depends on type. */
+struct event {
+	enum event_type type;
+	const char *uid;	   /* WELCOME: the receiver's own uid */
+	const char *version;	   /* WELCOME: server version string */
+	int size;		   /* WELCOME, ROLE: board size */
+	enum rule rule;		   /* WELCOME, ROLE */
+	enum role role;		   /* ROLE: the receiver's side */
+	const char *room_id;	   /* ROLE: the room's UUID */
+	const char *opponent_name; /* ROLE: NULL or "" to omit opponent */
+	const struct game *game;   /* BOARD, WINNER: the room's game */
+	enum error_code code;	   /* ERROR */
+	const char *text;	   /* ERROR message, DISCONNECT text */
+};
+
+/*
+ * Encodes ev as one JSON object. Returns a malloc'd buffer of
+ * headroom + *len + 1 bytes holding the text (NUL-terminated) at
+ * buffer + headroom, for a transport that needs space in front of the
+ * payload; the caller frees it with free(). NULL on out of memory or for
+ * EVENT_REPLACED.
+ * A board message carries content (size^2 strings), role (the side to move
+ * next), move ({x, y, role} of the last move, when there is one) and moves.
+ */
+char *protocol_encode(const struct event *ev, size_t headroom, size_t *len);
+
+/*
+ * Checks a uid in canonical 8-4-4-4-12 hex form, any case, and writes its
+ * lower-case form to out. False (out untouched) when malformed.
+ */
+bool protocol_check_uid(const char *uid, char out[UID_LEN + 1]);
+
+/* Formats 16 random bytes as a version 4 UUID (lower case). */
+void protocol_format_uuid(const uint8_t bytes[16], char out[UID_LEN + 1]);
+
+/*
+ * Checks a display name: leading and trailing spaces trimmed, then 1 to
+ * NAME_MAX_CHARS characters of valid UTF-8 with no control characters
+ * (C0, DEL, C1). Writes the trimmed name to out; false when refused.
+ */
+bool protocol_check_name(const char *name, char out[NAME_MAX_BYTES + 1]);
+
+#endif

@@ -1,0 +1,285 @@
+#!/usr/bin/env bash
+#
+# gomoku.sh - the one entry point: install what is missing, build, run, test.
+#
+# Made for a fresh Debian 12 machine that has nothing but git. Installs only
+# Debian packages that are missing (with sudo when not root) and the test
+# suite's npm packages from tests/package-lock.json. See ./gomoku.sh help.
+
+set -eu
+
+# Debian packages, in one place. The build/run set builds and serves the
+# game; the test set adds the unit test framework and the integration test
+# runner. `run` and `build` need the first; `test` needs both.
+RUN_PACKAGES="build-essential cmake pkg-config libwebsockets-dev \
+libwebsockets-evlib-uv libcjson-dev uuid-dev ca-certificates"
+TEST_PACKAGES="libcmocka-dev nodejs npm"
+
+BUILD_DIR=build
+ASAN_DIR=build-asan
+
+cd "$(dirname -- "$(readlink -f -- "$0")")"
+
+say()
+{
+	printf '%s\n' "$*"
+}
+
+die()
+{
+	printf 'gomoku.sh: %s\n' "$*" >&2
+	exit 1
+}
+
+header()
+{
+	printf '\n==> %s\n' "$*"
+}
+
+usage()
+{
+	cat <<EOF
+Usage: ./gomoku.sh COMMAND [ARGS...]
+
+Commands:
+  deps [run|test|all]  install what is missing (default: all): Debian
+                       packages, then the test suite's npm packages
+  build                deps (run set), configure and build in build/
+  run [FLAGS...]       build, then start build/gomoku-server with FLAGS
+                       (serves http://localhost:8080 by default; try
+                       ./gomoku.sh run --help)
+  test                 deps (both sets); build and run every unit and
+                       integration test in build/, then again with
+                       AddressSanitizer + UndefinedBehaviorSanitizer in
+                       build-asan/; ends with "test: N passed, M failed"
+  help                 this text
+
+Debian packages:
+  build/run: $RUN_PACKAGES
+  test:      $TEST_PACKAGES
+
+Runs from any directory. Installs with apt-get as root, or through sudo.
+EOF
+}
+
+# True when the Debian package is installed. npm also counts as installed
+# when an npm command is there: NodeSource's nodejs bundles npm and
+# conflicts with Debian's npm package.
+package_installed()
+{
+	local status
+	status=$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)
+	case $status in
+	*" ok installed")
+		return 0 ;;
+	esac
+	if [ "$1" = npm ] && command -v npm >/dev/null 2>&1; then
+		return 0
+	fi
+	return 1
+}
+
+# Runs a command as root: directly, or through sudo.
+as_root()
+{
+	if [ "$(id -u)" -eq 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo "$@"
+	else
+		return 127
+	fi
+}
+
+# Installs the Debian packages named in $@ that are not installed yet.
+install_packages()
+{
+	local missing="" pkg
+	command -v dpkg-query >/dev/null 2>&1 ||
+		die "dpkg-query not found: this script needs Debian 12 (or a Debian derivative); install these by hand: $*"
+	for pkg in "$@"; do
+		package_installed "$pkg" || missing="$missing $pkg"
+	done
+	if [ -z "$missing" ]; then
+		say "Debian packages: all installed"
+		return 0
+	fi
+	say "Debian packages to install:$missing"
+	if [ "$(id -u)" -ne 0 ] && ! command -v sudo >/dev/null 2>&1; then
+		die "not root and sudo not found: as root, run
+  apt-get update && apt-get install -y --no-install-recommends$missing
+then run this command again"
+	fi
+	# shellcheck disable=SC2086 # $missing is a list of words
+	as_root apt-get update ||
+		die "apt-get update failed"
+	# shellcheck disable=SC2086
+	as_root env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y --no-install-recommends $missing ||
+		die "apt-get install failed for:$missing"
+}
+
+# Installs the integration tests' npm packages from the committed lock
+# file, when node_modules is missing or older than it.
+install_npm_packages()
+{
+	if [ ! -f tests/package.json ]; then
+		say "npm packages: tests/package.json not there yet, skipped"
+		return 0
+	fi
+	[ -f tests/package-lock.json ] ||
+		die "tests/package-lock.json is missing: npm ci needs the committed lock file (make it with 'cd tests && npm install')"
+	command -v npm >/dev/null 2>&1 ||
+		die "npm not found: run ./gomoku.sh deps test"
+	if [ -d tests/node_modules ] &&
+	   [ ! tests/package-lock.json -nt tests/node_modules ]; then
+		say "npm packages: up to date (tests/node_modules)"
+		return 0
+	fi
+	say "npm packages: npm ci in tests/"
+	(cd tests && npm ci --no-audit --no-fund) ||
+		die "npm ci failed in tests/"
+	touch tests/node_modules
+}
+
+deps()
+{
+	local which=${1:-all}
+
+	case $which in
+	run|test|all) ;;
+	*) die "deps: unknown set '$which' (run, test or all)" ;;
+	esac
+	header "deps ($which)"
+	case $which in
+	run)
+		# shellcheck disable=SC2086
+		install_packages $RUN_PACKAGES ;;
+	test|all)
+		# shellcheck disable=SC2086
+		install_packages $RUN_PACKAGES $TEST_PACKAGES
+		install_npm_packages ;;
+	esac
+}
+
+# Configures and builds in directory $1 with the extra cmake arguments that
+# follow.
+configure_and_build()
+{
+	local dir=$1
+	shift
+	cmake -S . -B "$dir" "$@" || die "cmake configure failed in $dir/"
+	cmake --build "$dir" -j"$(nproc)" || die "build failed in $dir/"
+}
+
+# ON when everything the tests need to configure is installed. The tests
+# need cmocka and node even to configure, so a machine that only has the
+# build/run set builds the server alone.
+tests_available()
+{
+	local pkg
+	for pkg in $TEST_PACKAGES; do
+		package_installed "$pkg" || { echo OFF; return; }
+	done
+	echo ON
+}
+
+build()
+{
+	deps run
+	header "build ($BUILD_DIR/)"
+	configure_and_build "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DGOMOKU_TESTS="$(tests_available)"
+}
+
+run()
+{
+	build
+	header "run: $BUILD_DIR/gomoku-server $*"
+	# A flag beats its environment variable: leave GOMOKU_WEB_ROOT its say.
+	if [ -n "${GOMOKU_WEB_ROOT:-}" ]; then
+		exec "$BUILD_DIR/gomoku-server" "$@"
+	fi
+	exec "$BUILD_DIR/gomoku-server" --web-root "$PWD/web" "$@"
+}
+
+PASSED=0
+FAILED=0
+CTEST_FAILED=0
+
+# Runs ctest in directory $1 (any further arguments are VAR=value pairs for
+# its environment), echoing its output and adding the counts of its closing
+# "X% tests passed, Y tests failed out of Z" line to PASSED and FAILED.
+run_ctest()
+{
+	local dir=$1 log status counts failed total
+	shift
+	log=$(mktemp)
+	set +e
+	env "$@" ctest --test-dir "$dir" --output-on-failure --no-tests=error \
+		2>&1 | tee "$log"
+	status=${PIPESTATUS[0]}
+	set -e
+	counts=$(sed -n -E \
+		's/^[0-9]+% tests passed, ([0-9]+) tests? failed out of ([0-9]+).*/\1 \2/p' \
+		"$log" | tail -n 1)
+	rm -f "$log"
+	if [ -z "$counts" ]; then
+		say "gomoku.sh: ctest in $dir/ printed no summary (exit $status)" >&2
+		CTEST_FAILED=1
+		return 0
+	fi
+	failed=${counts% *}
+	total=${counts#* }
+	FAILED=$((FAILED + failed))
+	PASSED=$((PASSED + total - failed))
+	if [ "$status" -ne 0 ]; then
+		CTEST_FAILED=1
+	fi
+}
+
+run_tests()
+{
+	deps all
+
+	header "build for tests ($BUILD_DIR/)"
+	configure_and_build "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DGOMOKU_TESTS=ON
+	header "unit and integration tests ($BUILD_DIR/)"
+	run_ctest "$BUILD_DIR"
+
+	header "build with AddressSanitizer + UndefinedBehaviorSanitizer ($ASAN_DIR/)"
+	configure_and_build "$ASAN_DIR" -DCMAKE_BUILD_TYPE=Debug \
+		-DGOMOKU_SANITIZE=ON -DGOMOKU_TESTS=ON
+	header "unit and integration tests under ASan + UBSan ($ASAN_DIR/)"
+	run_ctest "$ASAN_DIR" ASAN_OPTIONS=detect_leaks=1 \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+	header "summary"
+	if [ "$CTEST_FAILED" -ne 0 ] && [ "$FAILED" -eq 0 ]; then
+		# ctest failed without counting a failed test (no summary line).
+		FAILED=1
+	fi
+	say "test: $PASSED passed, $FAILED failed"
+	[ "$FAILED" -eq 0 ] && [ "$CTEST_FAILED" -eq 0 ]
+}
+
+command=${1:-help}
+[ $# -gt 0 ] && shift
+case $command in
+deps)
+	[ $# -le 1 ] || die "deps takes at most one argument (run, test or all)"
+	deps "$@" ;;
+build)
+	[ $# -eq 0 ] || die "build takes no arguments"
+	build ;;
+run)
+	run "$@" ;;
+test)
+	[ $# -eq 0 ] || die "test takes no arguments"
+	run_tests ;;
+help|-h|--help)
+	usage ;;
+*)
+	die "unknown command '$command' (see ./gomoku.sh help)" ;;
+esac

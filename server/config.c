@@ -1,0 +1,285 @@
+/*
+ * config.c - flags and environment variables.
+ *
+ * One table lists every setting once: its flag, its variable, its help text
+ * and the function that checks and stores a value, so the help, the
+ * environment and the command line can never disagree.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Stores value in config, or writes why it is refused to why. */
+typedef int (*config_setter)(struct server_config *config, const char *value,
+			     char *why, size_t why_size);
+
+/* One of these per setting. */
+struct config_option {
+	const char *flag;    /* "--port" */
+	const char *env;     /* "GOMOKU_PORT" */
+	const char *metavar; /* "PORT" */
+	const char *help;    /* one line, with the default */
+	config_setter set;
+};
+
+/* Parses a whole decimal integer in [min, max]; -1 otherwise. */
+static int parse_int(const char *value, long min, long max, long *out)
+{
+	char *end;
+	long number;
+
+	if (!*value)
+		return -1;
+	errno = 0;
+	number = strtol(value, &end, 10);
+	if (errno || *end || number < min || number > max)
+		return -1;
+	*out = number;
+	return 0;
+}
+
+static int set_host(struct server_config *config, const char *value, char *why,
+		    size_t why_size)
+{
+	if (!*value) {
+		snprintf(why, why_size, "must not be empty");
+		return -1;
+	}
+	/* lws listens on every address when no interface is named. */
+	config->host = strcmp(value, "0.0.0.0") ? value : NULL;
+	return 0;
+}
+
+static int set_port(struct server_config *config, const char *value, char *why,
+		    size_t why_size)
+{
+	long port;
+
+	if (parse_int(value, 1, 65535, &port)) {
+		snprintf(why, why_size,
+			 "must be a whole number from 1 to 65535");
+		return -1;
+	}
+	config->port = (int)port;
+	return 0;
+}
+
+static int set_web_root(struct server_config *config, const char *value,
+			char *why, size_t why_size)
+{
+	if (!*value) {
+		snprintf(why, why_size, "must not be empty");
+		return -1;
+	}
+	config->web_root = value;
+	return 0;
+}
+
+static int set_board_size(struct server_config *config, const char *value,
+			  char *why, size_t why_size)
+{
+	long size;
+
+	if (parse_int(value, BOARD_MIN_SIZE, BOARD_MAX_SIZE, &size)) {
+		snprintf(why, why_size, "must be a whole number from %d to %d",
+			 BOARD_MIN_SIZE, BOARD_MAX_SIZE);
+		return -1;
+	}
+	config->board_size = (int)size;
+	return 0;
+}
+
+static int set_rule(struct server_config *config, const char *value, char *why,
+		    size_t why_size)
+{
+	if (!strcmp(value, "freestyle")) {
+		config->rule = RULE_FREESTYLE;
+	} else if (!strcmp(value, "standard")) {
+		config->rule = RULE_STANDARD;
+	} else {
+		snprintf(why, why_size, "must be freestyle or standard");
+		return -1;
+	}
+	return 0;
+}
+
+static int set_full_board(struct server_config *config, const char *value,
+			  char *why, size_t why_size)
+{
+	if (!strcmp(value, "back")) {
+		config->full_board = FULL_BOARD_BACK;
+	} else if (!strcmp(value, "draw")) {
+		config->full_board = FULL_BOARD_DRAW;
+	} else {
+		snprintf(why, why_size, "must be back or draw");
+		return -1;
+	}
+	return 0;
+}
+
+static int set_reconnect_grace(struct server_config *config, const char *value,
+			       char *why, size_t why_size)
+{
+	long seconds;
+
+	if (parse_int(value, 0, 3600, &seconds)) {
+		snprintf(why, why_size,
+			 "must be a whole number of seconds from 0 to 3600");
+		return -1;
+	}
+	config->reconnect_grace = (int)seconds;
+	return 0;
+}
+
+static int set_log_level(struct server_config *config, const char *value,
+			 char *why, size_t why_size)
+{
+	int level = log_level_parse(value);
+
+	if (level < 0) {
+		snprintf(why, why_size, "must be error, warn, info or debug");
+		return -1;
+	}
+	config->log_level = (enum log_level)level;
+	return 0;
+}
+
+static const struct config_option config_options[] = {
+	{ "--host", "GOMOKU_HOST", "ADDRESS",
+	  "address to listen on (default: all addresses)", set_host },
+	{ "--port", "GOMOKU_PORT", "PORT",
+	  "TCP port for HTTP and WebSocket (default: 8080)", set_port },
+	{ "--web-root", "GOMOKU_WEB_ROOT", "DIR",
+	  "directory of the web client (default: " GOMOKU_DEFAULT_WEB_ROOT ")",
+	  set_web_root },
+	{ "--board-size", "GOMOKU_BOARD_SIZE", "N",
+	  "board is N x N, 5 to 25 (default: 15)", set_board_size },
+	{ "--rule", "GOMOKU_RULE", "RULE",
+	  "freestyle (five or more wins) or standard (exactly five) (default: freestyle)",
+	  set_rule },
+	{ "--full-board", "GOMOKU_FULL_BOARD", "OUTCOME",
+	  "a full board with no five: back (second player wins) or draw (default: back)",
+	  set_full_board },
+	{ "--reconnect-grace", "GOMOKU_RECONNECT_GRACE", "SECONDS",
+	  "seconds a dropped player keeps the seat (default: 0)",
+	  set_reconnect_grace },
+	{ "--log-level", "GOMOKU_LOG_LEVEL", "LEVEL",
+	  "error, warn, info or debug (default: info)", set_log_level },
+};
+
+#define CONFIG_OPTION_COUNT (sizeof(config_options) / sizeof(*config_options))
+
+void config_init(struct server_config *config)
+{
+	memset(config, 0, sizeof(*config));
+	config->host = NULL;
+	config->port = 8080;
+	config->web_root = GOMOKU_DEFAULT_WEB_ROOT;
+	config->board_size = BOARD_DEFAULT_SIZE;
+	config->rule = RULE_FREESTYLE;
+	config->full_board = FULL_BOARD_BACK;
+	config->reconnect_grace = 0;
+	config->log_level = LOG_INFO;
+}
+
+static void config_print_help(const char *program)
+{
+	printf("Usage: %s [OPTION]...\n"
+	       "Serve online Gomoku: the web client over HTTP and the game over WebSocket.\n\n",
+	       program);
+	for (size_t i = 0; i < CONFIG_OPTION_COUNT; i++) {
+		const struct config_option *opt = &config_options[i];
+		char left[64];
+
+		snprintf(left, sizeof(left), "%s %s", opt->flag, opt->metavar);
+		printf("  %-28s %s\n  %-28s   env: %s\n", left, opt->help, "",
+		       opt->env);
+	}
+	printf("  %-28s %s\n  %-28s %s\n", "--help", "print this help and exit",
+	       "--version", "print the version and exit");
+}
+
+static const struct config_option *config_find_flag(const char *arg,
+						    size_t name_len)
+{
+	for (size_t i = 0; i < CONFIG_OPTION_COUNT; i++)
+		if (strlen(config_options[i].flag) == name_len &&
+		    !strncmp(config_options[i].flag, arg, name_len))
+			return &config_options[i];
+	return NULL;
+}
+
+enum config_result config_parse(struct server_config *config, int argc,
+				char **argv, char *err, size_t err_size)
+{
+	bool on_command_line[CONFIG_OPTION_COUNT] = { false };
+	char why[160];
+
+	/* A flag beats its variable, even a variable with a bad value. */
+	for (int i = 1; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		const struct config_option *opt = config_find_flag(
+			argv[i], eq ? (size_t)(eq - argv[i]) : strlen(argv[i]));
+
+		if (opt) {
+			on_command_line[opt - config_options] = true;
+			i += !eq;
+		}
+	}
+
+	for (size_t i = 0; i < CONFIG_OPTION_COUNT; i++) {
+		const struct config_option *opt = &config_options[i];
+		const char *value = getenv(opt->env);
+
+		if (!value || on_command_line[i])
+			continue;
+		if (opt->set(config, value, why, sizeof(why))) {
+			snprintf(err, err_size, "%s=\"%.64s\": %s", opt->env,
+				 value, why);
+			return CONFIG_EXIT_ERROR;
+		}
+	}
+
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		const char *eq = strchr(arg, '=');
+		size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+		const struct config_option *opt;
+		const char *value;
+
+		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+			config_print_help(argv[0]);
+			return CONFIG_EXIT_OK;
+		}
+		if (!strcmp(arg, "--version")) {
+			printf("gomoku-server %s\n", GOMOKU_VERSION);
+			return CONFIG_EXIT_OK;
+		}
+		opt = config_find_flag(arg, name_len);
+		if (!opt) {
+			snprintf(err, err_size,
+				 "unknown option \"%.64s\" (try --help)", arg);
+			return CONFIG_EXIT_ERROR;
+		}
+		if (eq) {
+			value = eq + 1;
+		} else if (i + 1 < argc) {
+			value = argv[++i];
+		} else {
+			snprintf(err, err_size, "%s: needs a value (%s)",
+				 opt->flag, opt->metavar);
+			return CONFIG_EXIT_ERROR;
+		}
+		if (opt->set(config, value, why, sizeof(why))) {
+			snprintf(err, err_size, "%s \"%.64s\": %s", opt->flag,
+				 value, why);
+			return CONFIG_EXIT_ERROR;
+		}
+	}
+	return CONFIG_RUN;
+}

@@ -1,0 +1,32 @@
+/*
+ * game_ws.h - the "gomoku" WebSocket protocol: one session per player.
+ *
+ * It reads uid and name from the upgrade's query, binds the connection to
+ * a lobby seat, turns client messages into lobby requests and lobby events
+ * into queued JSON messages. It is the vhost's default protocol, so a
+ * client that names no subprotocol lands here too; it passes plain HTTP
+ * on to libwebsockets' file serving.
+ */
+#ifndef GOMOKU_GAME_WS_H
+#define GOMOKU_GAME_WS_H
+
+#include <libwebsockets.h>
+
+#include "server.h"
+
+#define GAME_WS_PROTOCOL_NAME "gomoku"
+#define GAME_WS_MAX_MESSAGE 16384 /* larger: close 1009 */
+#define GAME_WS_MAX_QUEUED \
+	(1024 * 1024) /* unsent bytes before a
+						 * session is dropped as slow */
+
+/* The protocol's entry for the context's protocol table. */
+extern const struct lws_protocols game_ws_protocol;
+
+/* The lobby sink that queues events on sessions (ctx: the server). */
+void game_ws_sink_send(void *ctx, void *conn, const struct event *ev);
+
+/* Shutdown: asks every session to close with 1001 "going away". */
+void game_ws_close_all(struct server *srv);
+
+#endif

@@ -1,0 +1,196 @@
+/*
+ * ops_http.c - /healthz (JSON status) and /metrics (Prometheus text).
+ */
+#include "ops_http.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol.h"
+#include "server.h"
+
+/* Large enough for every metric with all error codes. */
+#define OPS_BODY_MAX 8192
+
+/* One of these per HTTP request to an ops endpoint. */
+struct per_session_data__ops {
+	char *body; /* LWS_PRE headroom, then the document */
+	size_t len; /* document bytes */
+};
+
+/* A growing text document with headroom in front. */
+struct ops_doc {
+	char *buf;  /* LWS_PRE + OPS_BODY_MAX bytes */
+	size_t len; /* document bytes written */
+};
+
+static void ops_doc_printf(struct ops_doc *doc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void ops_doc_printf(struct ops_doc *doc, const char *fmt, ...)
+{
+	size_t room = OPS_BODY_MAX - doc->len;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(doc->buf + LWS_PRE + doc->len, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		doc->len += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+static void ops_render_healthz(const struct server *srv, struct ops_doc *doc)
+{
+	ops_doc_printf(
+		doc,
+		"{\"status\":\"%s\",\"uptime\":%llu,\"connections\":%lu,"
+		"\"players_waiting\":%lu,\"rooms\":%lu,\"version\":\"%s\"}\n",
+		srv->shutting_down ? "stopping" : "ok",
+		(unsigned long long)((server_now_ms() - srv->started_ms) /
+				     1000),
+		srv->metrics.connections, srv->lobby.stats.waiting,
+		srv->lobby.stats.rooms, GOMOKU_VERSION);
+}
+
+static void ops_metric(struct ops_doc *doc, const char *name, const char *type,
+		       const char *help, unsigned long long value)
+{
+	ops_doc_printf(doc, "# HELP %s %s\n# TYPE %s %s\n%s %llu\n", name, help,
+		       name, type, name, value);
+}
+
+static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
+{
+	const struct lobby_stats *stats = &srv->lobby.stats;
+	static const enum game_reason reasons[] = { REASON_FIVE, REASON_FULL,
+						    REASON_FORFEIT };
+
+	ops_metric(doc, "gomoku_uptime_seconds", "gauge",
+		   "Seconds since the server started.",
+		   (server_now_ms() - srv->started_ms) / 1000);
+	ops_metric(doc, "gomoku_connections", "gauge",
+		   "Open WebSocket connections.", srv->metrics.connections);
+	ops_metric(doc, "gomoku_players_waiting", "gauge",
+		   "Players waiting for an opponent.", stats->waiting);
+	ops_metric(doc, "gomoku_rooms_active", "gauge",
+		   "Rooms with a game in progress.", stats->rooms_live);
+	ops_metric(doc, "gomoku_matches_total", "counter",
+		   "Rooms made by pairing two players.", stats->matches);
+	ops_doc_printf(
+		doc,
+		"# HELP gomoku_games_finished_total Games ended, by reason.\n"
+		"# TYPE gomoku_games_finished_total counter\n");
+	for (size_t i = 0; i < sizeof(reasons) / sizeof(*reasons); i++)
+		ops_doc_printf(
+			doc, "gomoku_games_finished_total{reason=\"%s\"} %lu\n",
+			game_reason_name(reasons[i]),
+			stats->games_finished[reasons[i]]);
+	ops_metric(doc, "gomoku_moves_total", "counter", "Moves accepted.",
+		   stats->moves);
+	ops_doc_printf(
+		doc,
+		"# HELP gomoku_errors_total Requests refused, by error code.\n"
+		"# TYPE gomoku_errors_total counter\n");
+	for (int code = ERR_NONE + 1; code < ERR_COUNT; code++)
+		ops_doc_printf(doc, "gomoku_errors_total{code=\"%s\"} %llu\n",
+			       error_code_name(code),
+			       srv->metrics.errors[code]);
+	ops_metric(doc, "gomoku_messages_in_total", "counter",
+		   "WebSocket messages received.", srv->metrics.messages_in);
+	ops_metric(doc, "gomoku_messages_out_total", "counter",
+		   "WebSocket messages sent.", srv->metrics.messages_out);
+	ops_metric(doc, "gomoku_bytes_in_total", "counter",
+		   "WebSocket payload bytes received.", srv->metrics.bytes_in);
+	ops_metric(doc, "gomoku_bytes_out_total", "counter",
+		   "WebSocket payload bytes sent.", srv->metrics.bytes_out);
+}
+
+/* Sends the status line and headers, then waits for WRITEABLE. */
+static int ops_respond(struct lws *wsi, struct per_session_data__ops *pss,
+		       unsigned int status, const char *mime)
+{
+	unsigned char headers[LWS_PRE + 512];
+	unsigned char *start = headers + LWS_PRE, *p = start;
+	unsigned char *end = headers + sizeof(headers) - 1;
+	static const char no_store[] = "no-store";
+
+	if (lws_add_http_common_headers(wsi, status, mime, pss->len, &p, end) ||
+	    lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
+					 (const unsigned char *)no_store,
+					 sizeof(no_store) - 1, &p, end) ||
+	    lws_finalize_write_http_header(wsi, start, &p, end))
+		return -1;
+	lws_callback_on_writable(wsi);
+	return 0;
+}
+
+static int ops_request(struct lws *wsi, struct per_session_data__ops *pss)
+{
+	struct server *srv = server_of(wsi);
+	struct ops_doc doc = { .len = 0 };
+	char path[32];
+	const char *mime;
+
+	doc.buf = malloc(LWS_PRE + OPS_BODY_MAX);
+	if (!doc.buf)
+		return -1;
+	pss->body = doc.buf;
+	if (lws_hdr_copy(wsi, path, sizeof(path), WSI_TOKEN_GET_URI) < 0) {
+		ops_doc_printf(&doc, "only GET is supported\n");
+		pss->len = doc.len;
+		return ops_respond(wsi, pss, HTTP_STATUS_METHOD_NOT_ALLOWED,
+				   "text/plain");
+	}
+	if (!strcmp(path, "/healthz")) {
+		ops_render_healthz(srv, &doc);
+		mime = "application/json";
+	} else if (!strcmp(path, "/metrics")) {
+		ops_render_metrics(srv, &doc);
+		mime = "text/plain; version=0.0.4; charset=utf-8";
+	} else {
+		ops_doc_printf(&doc, "not found\n");
+		pss->len = doc.len;
+		return ops_respond(wsi, pss, HTTP_STATUS_NOT_FOUND,
+				   "text/plain");
+	}
+	pss->len = doc.len;
+	return ops_respond(wsi, pss, HTTP_STATUS_OK, mime);
+}
+
+static int ops_http_callback(struct lws *wsi, enum lws_callback_reasons reason,
+			     void *user, void *in, size_t len)
+{
+	struct per_session_data__ops *pss = user;
+
+	switch (reason) {
+	case LWS_CALLBACK_HTTP:
+		return ops_request(wsi, pss);
+	case LWS_CALLBACK_HTTP_WRITEABLE:
+		if (!pss->body)
+			break;
+		if (lws_write(wsi, (unsigned char *)pss->body + LWS_PRE,
+			      pss->len, LWS_WRITE_HTTP_FINAL) != (int)pss->len)
+			return -1;
+		free(pss->body);
+		pss->body = NULL;
+		if (lws_http_transaction_completed(wsi))
+			return -1;
+		return 0;
+	case LWS_CALLBACK_CLOSED_HTTP:
+		free(pss->body);
+		pss->body = NULL;
+		break;
+	default:
+		break;
+	}
+	return lws_callback_http_dummy(wsi, reason, user, in, len);
+}
+
+const struct lws_protocols ops_http_protocol = {
+	.name = OPS_HTTP_PROTOCOL_NAME,
+	.callback = ops_http_callback,
+	.per_session_data_size = sizeof(struct per_session_data__ops),
+};

@@ -1,0 +1,45 @@
+/*
+ * outqueue.h - a connection's queue of complete outgoing messages.
+ *
+ * Everything that wants to tell a client something queues a whole message
+ * here; only the WRITEABLE callback takes one off and writes it.
+ */
+#ifndef GOMOKU_OUTQUEUE_H
+#define GOMOKU_OUTQUEUE_H
+
+#include <stddef.h>
+
+/* One queued message. */
+struct outmsg {
+	struct outmsg *next; /* the message after this one */
+	char *buf;	     /* owned: headroom, then the payload */
+	size_t len;	     /* payload bytes after the headroom */
+};
+
+/* One of these per connection: FIFO of messages not yet written. */
+struct outqueue {
+	struct outmsg *head; /* next to write; NULL when empty */
+	struct outmsg *tail; /* last queued */
+	size_t count;	     /* messages queued */
+	size_t bytes;	     /* payload bytes queued */
+};
+
+void outqueue_init(struct outqueue *queue);
+
+/*
+ * Appends buf (malloc'd; its payload of len bytes starts after the
+ * transport's headroom). The queue owns buf from here on, also on failure.
+ * 0, or -ENOMEM.
+ */
+int outqueue_push(struct outqueue *queue, char *buf, size_t len);
+
+/* The oldest message, or NULL. */
+struct outmsg *outqueue_peek(const struct outqueue *queue);
+
+/* Frees the oldest message. */
+void outqueue_pop(struct outqueue *queue);
+
+/* Frees every queued message. */
+void outqueue_release(struct outqueue *queue);
+
+#endif
