@@ -158,6 +158,23 @@ describe('a seat taken over by the same uid', () => {
 		await Promise.all([pair.front.next('board'), fresh.next('board')]);
 	});
 
+	it('resumes a seat after the game ended with role, board and the winner', T, async () => {
+		const pair = await connectPair(server);
+		const script = winningScript({ size: SIZE, winner: 'front', direction: 'horizontal', start: { x: 0, y: 3 } });
+		const { content } = await playMoves(pair, script.moves, { size: SIZE, lastEndsGame: true });
+		const winner = await expectWinner(pair, { winner: 'front', reason: 'five', line: script.line });
+		const fresh = await connectPlayer(server, { uid: pair.back.uid }, { label: 'back on its new connection' });
+		assert.equal((await pair.back.waitClosed()).code, 4001);
+		await fresh.next('welcome');
+		assert.equal((await fresh.next('role')).role, 'back');
+		const board = await fresh.next('board');
+		assertBoard(board, { content, move: script.moves[script.moves.length - 1], moves: script.moves.length }, fresh.label);
+		assert.deepEqual(await fresh.next('winner'), winner, 'expected the resumed seat to be told the same winner');
+		fresh.move(14, 14);
+		assert.equal((await fresh.next('error')).code, 'game_over');
+		await pair.front.expectNothing(200, 'when the other seat was taken over after the game');
+	});
+
 	it('takes over a seat given the uid in upper case', T, async () => {
 		const pair = await connectPair(server);
 		const fresh = await connectPlayer(server, { uid: pair.front.uid.toUpperCase() }, { label: 'front again' });

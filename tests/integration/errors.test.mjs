@@ -236,6 +236,15 @@ describe('errors', () => {
 		await expectTooLarge(lone, 16 * 1024 + 1);
 	});
 
+	it('counts every fragment of a message toward the 16 KiB limit', T, async () => {
+		const lone = await connectWaiting(server);
+		const text = JSON.stringify({ type: 'ping', padding: 'x'.repeat(20 * 1024) });
+		for (let at = 0; at < text.length; at += 4000)
+			lone.ws.send(text.slice(at, at + 4000), { fin: at + 4000 >= text.length });
+		const { code } = await lone.waitClosed();
+		assert.equal(code, 1009, `expected close code 1009 for a 20 KiB message in 4000-byte fragments, got ${code}`);
+	});
+
 	it('gives the opponent a forfeit win when a player is closed for a too large message', T, async () => {
 		const { pair } = await gameUnderWay(2);
 		await expectTooLarge(pair.front, 17 * 1024);

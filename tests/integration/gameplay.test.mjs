@@ -63,7 +63,7 @@ describe('gameplay', () => {
 		const how = form === 'move' ? 'move requests' : 'seed-form board requests';
 		for (const direction of ['horizontal', 'vertical', 'diagonal', 'anti-diagonal']) {
 			for (const winner of ['front', 'back']) {
-				it(`lets ${winner} win with a ${direction} five played through ${how}`, T, async () => {
+				it(`lets ${winner} win with ${direction === 'anti-diagonal' ? 'an' : 'a'} ${direction} five played through ${how}`, T, async () => {
 					const pair = await connectPair(server);
 					const script = winningScript({ size: SIZE, winner, direction, start: STARTS[form][direction] });
 					const { boards } = await playMoves(pair, script.moves, { size: SIZE, form, lastEndsGame: true });
@@ -85,6 +85,17 @@ describe('gameplay', () => {
 			size: SIZE, lastEndsGame: true, form: (index) => (index % 3 === 1 ? 'move' : 'board'),
 		});
 		await expectWinner(pair, { winner: 'front', reason: 'five', line: script.line });
+	});
+
+	it('puts together a move sent in three WebSocket fragments', T, async () => {
+		const pair = await connectPair(server);
+		const text = JSON.stringify({ type: 'move', x: 7, y: 7 });
+		pair.front.ws.send(text.slice(0, 5), { fin: false });
+		pair.front.ws.send(text.slice(5, 12), { fin: false });
+		pair.front.ws.send(text.slice(12), { fin: true });
+		const [board] = await Promise.all([pair.front.next('board'), pair.back.next('board')]);
+		assert.deepEqual(board.move, { x: 7, y: 7, role: 'front' },
+			`expected the fragmented move at (7,7), got ${JSON.stringify(board.move)}`);
 	});
 
 	it('ignores a winner message from a client: nobody gets anything and the game goes on', T, async () => {

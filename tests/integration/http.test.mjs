@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 
 import { startServer, HOST } from './lib/server.mjs';
-import { connectWaiting, connectPair, closeAllClients } from './lib/client.mjs';
+import { Client, connectWaiting, connectPair, closeAllClients, uuid } from './lib/client.mjs';
 import { winningScript, playMoves, expectWinner } from './lib/game.mjs';
 
 const T = { timeout: 30_000 };
@@ -199,6 +199,8 @@ describe('HTTP', () => {
 		});
 		await expectWinner(pair, { winner: 'front', reason: 'five', line: script.line });
 		const after = await metrics();
+		assert.equal(value(after, 'gomoku_rooms_active'), 0,
+			'expected gomoku_rooms_active (rooms with a game in progress) 0 once the only game ended');
 
 		const grew = (name, by) => {
 			const delta = value(after, name) - value(before, name);
@@ -221,5 +223,69 @@ describe('HTTP', () => {
 			'expected gomoku_messages_out_total to count every message sent');
 		assert.ok(value(after, 'gomoku_bytes_out_total') - value(before, 'gomoku_bytes_out_total') >= 2 * script.moves.length * SIZE * SIZE * 3,
 			'expected gomoku_bytes_out_total to count at least the bytes of the boards sent');
+	});
+
+	it('counts forfeits at /metrics', T, async () => {
+		const before = await metrics();
+		const pair = await connectPair(server);
+		await pair.front.terminate();
+		await pair.back.nextAll(['winner', 'disconnect']);
+		const after = await metrics();
+		const delta = value(after, 'gomoku_games_finished_total{reason="forfeit"}') -
+			value(before, 'gomoku_games_finished_total{reason="forfeit"}');
+		assert.equal(delta, 1, `expected gomoku_games_finished_total{reason="forfeit"} to grow by 1, it grew by ${delta}`);
+	});
+});
+
+describe('WebSocket upgrades on other paths', () => {
+	let server;
+
+	before(async () => {
+		server = await startServer();
+	});
+	afterEach(async () => {
+		await closeAllClients();
+	});
+	after(async () => {
+		await closeAllClients();
+		if (server)
+			await server.stop();
+	});
+
+	for (const path of ['/other', '/index.html', '/ws/more']) {
+		it(`refuses a WebSocket upgrade on ${path}: only / and /ws upgrade`, T, async () => {
+			const url = `ws://${HOST}:${server.port}${path}?uid=${uuid()}`;
+			let player = null;
+			try {
+				player = await Client.connect(url, { label: `player on ${path}` });
+			} catch {
+				// refused at the upgrade: as expected
+			}
+			if (player) {
+				await player.waitClosed();
+				assert.ok(!player.received.some(({ message }) => message.type === 'welcome'),
+					`expected no game on ${path}, got ${player.history()}`);
+			}
+		});
+	}
+
+	it('still counts 0 connections at /healthz and /metrics after refused upgrades', T, async () => {
+		for (const path of ['/other', '/nope']) {
+			try {
+				const player = await Client.connect(`ws://${HOST}:${server.port}${path}?uid=${uuid()}`);
+				await player.waitClosed();
+			} catch {
+				// refused at the upgrade
+			}
+		}
+		const { body } = await server.get('/healthz');
+		assert.equal(JSON.parse(body).connections, 0,
+			`expected /healthz connections 0 after two refused upgrades, got ${body}`);
+		const samples = parseMetrics((await server.get('/metrics')).body);
+		assert.equal(value(samples, 'gomoku_connections'), 0,
+			`expected gomoku_connections 0 after two refused upgrades, got ${value(samples, 'gomoku_connections')}`);
+		// And a real player still counts as one.
+		await connectWaiting(server);
+		assert.equal((await server.health()).connections, 1, 'expected /healthz connections 1 with one player');
 	});
 });

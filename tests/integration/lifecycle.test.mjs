@@ -203,10 +203,14 @@ describe('lifecycle', () => {
 			const refused = await connectPlayer(server, { uid: badName, name: 'x'.repeat(30) }, { label: 'bad name' });
 			await refused.next('error');
 			await refused.waitClosed();
+			const almost = uuid();
+			const malformed = await connectPlayer(server, { uid: `${almost}0` }, { label: 'malformed uid' });
+			await malformed.next('error');
+			await malformed.waitClosed();
 			await closeAllClients();
 			await server.settle();
 			const output = server.output().toLowerCase();
-			for (const uid of [pair.front.uid, pair.back.uid, badName])
+			for (const uid of [pair.front.uid, pair.back.uid, badName, almost])
 				assert.ok(!output.includes(uid) && !output.includes(uid.slice(24)),
 					`expected uid ${uid} never to be logged whole, got:\n${server.output()}`);
 		});

@@ -87,11 +87,17 @@ export class Client {
 				options.maxPayload = maxPayload;
 			const ws = new WebSocket(url, protocols, options);
 			const client = new Client(ws, label);
+			let opened = false;
 			const fail = (why) => {
+				if (opened)
+					return; // a later error: the close event tells the test
 				openClients.delete(client);
 				reject(new Error(`expected ${label} to connect to ${url}, but ${why}`));
 			};
-			ws.once('open', () => resolve(client));
+			ws.once('open', () => {
+				opened = true;
+				resolve(client);
+			});
 			ws.once('unexpected-response', (req, res) => {
 				fail(`the server answered the upgrade with HTTP ${res.statusCode}`);
 				ws.terminate();
