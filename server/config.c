@@ -200,8 +200,10 @@ static void config_print_help(const char *program)
 		printf("  %-28s %s\n  %-28s   env: %s\n", left, opt->help, "",
 		       opt->env);
 	}
-	printf("  %-28s %s\n  %-28s %s\n", "--help", "print this help and exit",
-	       "--version", "print the version and exit");
+	printf("  %-28s %s\n  %-28s %s\n  %-28s %s\n", "--health-check",
+	       "GET /healthz of the server these settings describe; exit 0 on 200",
+	       "--help", "print this help and exit", "--version",
+	       "print the version and exit");
 }
 
 static const struct config_option *config_find_flag(const char *arg,
@@ -255,6 +257,10 @@ enum config_result config_parse(struct server_config *config, int argc,
 		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
 			config_print_help(argv[0]);
 			return CONFIG_EXIT_OK;
+		}
+		if (!strcmp(arg, "--health-check")) {
+			config->health_check = true;
+			continue;
 		}
 		if (!strcmp(arg, "--version")) {
 			printf("gomoku-server %s\n", GOMOKU_VERSION);

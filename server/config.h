@@ -5,6 +5,7 @@
 #ifndef GOMOKU_CONFIG_H
 #define GOMOKU_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "board.h"
@@ -20,6 +21,7 @@ struct server_config {
 	enum full_board full_board;
 	int reconnect_grace; /* seconds a dropped player keeps the seat */
 	enum log_level log_level;
+	bool health_check; /* --health-check: probe, don't serve */
 };
 
 /* What config_parse() asks of its caller. */

@@ -380,7 +380,7 @@ static void session_closed(struct server *srv,
 	struct lobby_player *player = pss->player;
 
 	if (!pss->wsi)
-		return;		/* refused before ESTABLISHED: never opened */
+		return; /* refused before ESTABLISHED: never opened */
 	if (player && !srv->shutting_down) {
 		struct lobby_room *room = player->room;
 		bool live = room && !game_is_over(&room->game);

@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "game_ws.h"
+#include "healthcheck.h"
 #include "log.h"
 #include "ops_http.h"
 #include "server.h"
@@ -151,6 +152,8 @@ int main(int argc, char **argv)
 	case CONFIG_RUN:
 		break;
 	}
+	if (server.config.health_check)
+		return healthcheck_run(&server.config);
 	if (server_check_web_root(server.config.web_root))
 		return 2;
 	log_set_level(server.config.log_level);

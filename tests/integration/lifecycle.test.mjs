@@ -13,7 +13,7 @@ import { winningScript, playMoves, expectWinner } from './lib/game.mjs';
 const T = { timeout: 30_000 };
 const SIZE = 15;
 const ALL_FLAGS = ['--host', '--port', '--web-root', '--board-size', '--rule', '--full-board',
-	'--reconnect-grace', '--log-level', '--help', '--version'];
+	'--reconnect-grace', '--log-level', '--health-check', '--help', '--version'];
 
 /** The non-empty lines of text. */
 function linesOf(text) {
