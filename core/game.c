@@ -65,6 +65,8 @@ enum move_result game_play(struct game *game, enum role role, int x, int y)
 		return MOVE_OCCUPIED;
 
 	board_set(&game->board, x, y, role);
+	game->history[game->moves_played] =
+		(uint16_t)(y * game->board.size + x);
 	game->moves_played++;
 	game->last_move.x = x;
 	game->last_move.y = y;

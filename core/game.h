@@ -42,11 +42,14 @@ struct game {
 	enum full_board full_board; /* what a full board means */
 	enum role to_move;	    /* side to move; ROLE_NONE once over */
 	int moves_played;	    /* accepted moves so far */
-	struct cell last_move;	    /* valid when moves_played > 0 */
-	enum role last_mover;	    /* who played last_move */
-	enum game_winner winner;    /* WINNER_NONE while playing */
-	enum game_reason reason;    /* REASON_NONE while playing */
-	struct win_line line;	    /* the five, when reason is REASON_FIVE */
+	uint16_t history[BOARD_MAX_CELLS]; /* flat index (y * size + x) of
+					    * each move in order; front
+					    * played the even ones */
+	struct cell last_move;		   /* valid when moves_played > 0 */
+	enum role last_mover;		   /* who played last_move */
+	enum game_winner winner;	   /* WINNER_NONE while playing */
+	enum game_reason reason;	   /* REASON_NONE while playing */
+	struct win_line line; /* the five, when reason is REASON_FIVE */
 };
 
 /* 0, or -EINVAL for a board size out of range. Front is to move. */

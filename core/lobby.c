@@ -80,6 +80,8 @@ void lobby_release(struct lobby *lobby)
 	lobby->seat_buckets = 0;
 	lobby->queue_head = NULL;
 	lobby->queue_tail = NULL;
+	lobby->away_head = NULL;
+	lobby->away_tail = NULL;
 	memset(&lobby->stats, 0, sizeof(lobby->stats));
 }
 
@@ -180,11 +182,51 @@ static void lobby_queue_remove(struct lobby *lobby, struct lobby_player *player)
 	lobby->stats.waiting--;
 }
 
-/* Hands ev to the sink for player's connection. */
+/* Puts an away player last in the away list (deadlines only grow). */
+static void lobby_away_append(struct lobby *lobby, struct lobby_player *player)
+{
+	player->away_next = NULL;
+	player->away_prev = lobby->away_tail;
+	if (lobby->away_tail)
+		lobby->away_tail->away_next = player;
+	else
+		lobby->away_head = player;
+	lobby->away_tail = player;
+	lobby->stats.away++;
+}
+
+/* Takes player out of the away list. */
+static void lobby_away_remove(struct lobby *lobby, struct lobby_player *player)
+{
+	if (player->away_prev)
+		player->away_prev->away_next = player->away_next;
+	else
+		lobby->away_head = player->away_next;
+	if (player->away_next)
+		player->away_next->away_prev = player->away_prev;
+	else
+		lobby->away_tail = player->away_prev;
+	player->away_prev = NULL;
+	player->away_next = NULL;
+	player->away_until = 0;
+	lobby->stats.away--;
+}
+
+/* Hands ev to the sink for player's connection; an away player hears
+ * nothing (it is told the state when it comes back). */
 static void lobby_send(struct lobby *lobby, const struct lobby_player *player,
 		       const struct event *ev)
 {
-	lobby->sink.send(lobby->sink.ctx, player->conn, ev);
+	if (player->conn)
+		lobby->sink.send(lobby->sink.ctx, player->conn, ev);
+}
+
+/* Tells the journal a fact about room, when there is a journal. */
+static void lobby_record(struct lobby *lobby, enum lobby_record type,
+			 const struct lobby_room *room)
+{
+	if (lobby->sink.record)
+		lobby->sink.record(lobby->sink.ctx, type, room);
 }
 
 /* Sends an event that has no fields but its type. */
@@ -291,13 +333,41 @@ static void lobby_match(struct lobby *lobby, struct lobby_room *room)
 	lobby->stats.rooms_live++;
 	lobby->stats.matches++;
 
+	lobby_record(lobby, RECORD_ROOM_OPENED, room);
 	lobby_send_role(lobby, room->seats[ROLE_FRONT]);
 	lobby_send_role(lobby, room->seats[ROLE_BACK]);
 }
 
-/* Tells a player who took over its seat where things stand. */
-static void lobby_resume(struct lobby *lobby, struct lobby_player *player)
+/* Whole seconds from now_ms until deadline_ms, rounded up. */
+static int lobby_seconds_left(uint64_t deadline_ms, uint64_t now_ms)
 {
+	if (deadline_ms <= now_ms)
+		return 0;
+	return (int)((deadline_ms - now_ms + 999) / 1000);
+}
+
+/* Tells opponent that player dropped and how long its seat waits. */
+static void lobby_send_away(struct lobby *lobby,
+			    const struct lobby_player *opponent,
+			    const struct lobby_player *player, uint64_t now_ms)
+{
+	struct event ev = {
+		.type = EVENT_OPPONENT_AWAY,
+		.seconds = lobby_seconds_left(player->away_until, now_ms),
+	};
+
+	lobby_send(lobby, opponent, &ev);
+}
+
+/*
+ * Tells a player who came back, or took over its seat, where things
+ * stand: role, the board (once a move was made), the result, and where
+ * the opponent is.
+ */
+static void lobby_resume(struct lobby *lobby, struct lobby_player *player,
+			 uint64_t now_ms)
+{
+	const struct lobby_player *opponent;
 	const struct game *game;
 
 	if (player->state == PLAYER_WAITING) {
@@ -305,11 +375,22 @@ static void lobby_resume(struct lobby *lobby, struct lobby_player *player)
 		return;
 	}
 	game = &player->room->game;
+	opponent = player->room->seats[role_other(player->role)];
 	lobby_send_role(lobby, player);
 	if (game->moves_played > 0)
 		lobby_send_game(lobby, player, EVENT_BOARD);
 	if (game_is_over(game))
 		lobby_send_game(lobby, player, EVENT_WINNER);
+	if (!opponent) {
+		struct event ev = {
+			.type = EVENT_DISCONNECT,
+			.text = LOBBY_OPPONENT_LEFT,
+		};
+
+		lobby_send(lobby, player, &ev);
+	} else if (!opponent->conn) {
+		lobby_send_away(lobby, player, opponent, now_ms);
+	}
 }
 
 /* Copies a checked string that fits into dst; NULL becomes "". */
@@ -319,18 +400,28 @@ static void lobby_copy(char *dst, size_t size, const char *src)
 }
 
 struct lobby_player *lobby_connect(struct lobby *lobby, const char *uid,
-				   const char *name, void *conn)
+				   const char *name, void *conn,
+				   uint64_t now_ms)
 {
 	struct lobby_player *player;
 	struct lobby_room *room = NULL;
 
 	player = lobby_find(lobby, uid);
 	if (player) {
-		if (player->conn != conn)
+		if (player->conn && player->conn != conn) {
 			lobby_send_simple(lobby, player, EVENT_REPLACED);
+		} else if (!player->conn) {
+			struct lobby_player *opponent =
+				player->room->seats[role_other(player->role)];
+
+			lobby_away_remove(lobby, player);
+			if (opponent)
+				lobby_send_simple(lobby, opponent,
+						  EVENT_OPPONENT_BACK);
+		}
 		player->conn = conn;
 		lobby_copy(player->name, sizeof(player->name), name);
-		lobby_resume(lobby, player);
+		lobby_resume(lobby, player, now_ms);
 		return player;
 	}
 
@@ -357,7 +448,12 @@ struct lobby_player *lobby_connect(struct lobby *lobby, const char *uid,
 	return player;
 }
 
-void lobby_disconnect(struct lobby *lobby, struct lobby_player *player)
+/*
+ * Frees player's seat. Leaving a live game forfeits it: the opponent gets
+ * winner, then (live or not) disconnect. The last player out frees the
+ * room.
+ */
+static void lobby_leave(struct lobby *lobby, struct lobby_player *player)
 {
 	struct lobby_player *opponent;
 	struct lobby_room *room;
@@ -367,6 +463,8 @@ void lobby_disconnect(struct lobby *lobby, struct lobby_player *player)
 	};
 
 	lobby_seat_remove(lobby, player);
+	if (player->away_until)
+		lobby_away_remove(lobby, player);
 	if (player->state == PLAYER_WAITING) {
 		lobby_queue_remove(lobby, player);
 		free(player);
@@ -380,16 +478,119 @@ void lobby_disconnect(struct lobby *lobby, struct lobby_player *player)
 		game_forfeit(&room->game, player->role);
 		lobby->stats.rooms_live--;
 		lobby->stats.games_finished[REASON_FORFEIT]++;
+		lobby_record(lobby, RECORD_GAME_OVER, room);
 		if (opponent)
 			lobby_send_game(lobby, opponent, EVENT_WINNER);
 	}
 	if (opponent)
 		lobby_send(lobby, opponent, &ev);
 	if (!room->seats[ROLE_FRONT] && !room->seats[ROLE_BACK]) {
+		lobby_record(lobby, RECORD_ROOM_CLOSED, room);
 		free(room);
 		lobby->stats.rooms--;
 	}
 	free(player);
+}
+
+void lobby_disconnect(struct lobby *lobby, struct lobby_player *player,
+		      bool leaving, uint64_t now_ms)
+{
+	struct lobby_player *opponent;
+
+	if (leaving || !lobby->config.reconnect_grace_ms ||
+	    player->state != PLAYER_PLAYING ||
+	    game_is_over(&player->room->game)) {
+		lobby_leave(lobby, player);
+		return;
+	}
+	player->conn = NULL;
+	player->away_until = now_ms + lobby->config.reconnect_grace_ms;
+	lobby_away_append(lobby, player);
+	opponent = player->room->seats[role_other(player->role)];
+	if (opponent)
+		lobby_send_away(lobby, opponent, player, now_ms);
+}
+
+uint64_t lobby_tick(struct lobby *lobby, uint64_t now_ms)
+{
+	while (lobby->away_head && lobby->away_head->away_until <= now_ms)
+		lobby_leave(lobby, lobby->away_head);
+	return lobby->away_head ? lobby->away_head->away_until : UINT64_MAX;
+}
+
+/* Makes an away seat for a saved game's player; NULL on out of memory. */
+static struct lobby_player *lobby_restore_seat(const char *uid,
+					       const char *name)
+{
+	struct lobby_player *player = calloc(1, sizeof(*player));
+
+	if (!player)
+		return NULL;
+	lobby_copy(player->uid, sizeof(player->uid), uid);
+	lobby_copy(player->name, sizeof(player->name), name);
+	return player;
+}
+
+struct lobby_room *lobby_restore(struct lobby *lobby,
+				 const struct lobby_saved_game *saved,
+				 uint64_t now_ms)
+{
+	struct lobby_player *front, *back;
+	struct lobby_room *room;
+	char check[UID_LEN + 1];
+	int i;
+
+	if (saved->board_size != lobby->config.board_size ||
+	    !protocol_check_uid(saved->room_id, check) ||
+	    !saved->uid[ROLE_FRONT] || !saved->uid[ROLE_BACK] ||
+	    !strcmp(saved->uid[ROLE_FRONT], saved->uid[ROLE_BACK]) ||
+	    lobby_find(lobby, saved->uid[ROLE_FRONT]) ||
+	    lobby_find(lobby, saved->uid[ROLE_BACK]) ||
+	    saved->moves_played < 0 ||
+	    saved->moves_played > saved->board_size * saved->board_size)
+		return NULL;
+
+	room = calloc(1, sizeof(*room));
+	if (!room)
+		return NULL;
+	lobby_copy(room->id, sizeof(room->id), check);
+	if (game_init(&room->game, saved->board_size, saved->rule,
+		      saved->full_board))
+		goto out_free_room;
+	for (i = 0; i < saved->moves_played; i++) {
+		int x = saved->moves[i] % saved->board_size;
+		int y = saved->moves[i] / saved->board_size;
+
+		if (game_play(&room->game, room->game.to_move, x, y) != MOVE_OK)
+			goto out_free_room;
+	}
+	if (game_is_over(&room->game))
+		goto out_free_room;
+
+	front = lobby_restore_seat(saved->uid[ROLE_FRONT],
+				   saved->name[ROLE_FRONT]);
+	back = lobby_restore_seat(saved->uid[ROLE_BACK],
+				  saved->name[ROLE_BACK]);
+	if (!front || !back) {
+		free(front);
+		free(back);
+		goto out_free_room;
+	}
+	lobby_room_seat(room, front, ROLE_FRONT);
+	lobby_room_seat(room, back, ROLE_BACK);
+	lobby_seat_add(lobby, front);
+	lobby_seat_add(lobby, back);
+	front->away_until = back->away_until =
+		now_ms + lobby->config.reconnect_grace_ms;
+	lobby_away_append(lobby, front);
+	lobby_away_append(lobby, back);
+	lobby->stats.rooms++;
+	lobby->stats.rooms_live++;
+	return room;
+
+out_free_room:
+	free(room);
+	return NULL;
 }
 
 /* The human-readable text of a refused move. */
@@ -439,12 +640,15 @@ static void lobby_play(struct lobby *lobby, struct lobby_player *player,
 		return;
 	}
 	lobby->stats.moves++;
-	lobby_broadcast_game(lobby, room, EVENT_BOARD);
+	lobby_record(lobby, RECORD_MOVE, room);
 	if (game_is_over(game)) {
 		lobby->stats.rooms_live--;
 		lobby->stats.games_finished[game->reason]++;
-		lobby_broadcast_game(lobby, room, EVENT_WINNER);
+		lobby_record(lobby, RECORD_GAME_OVER, room);
 	}
+	lobby_broadcast_game(lobby, room, EVENT_BOARD);
+	if (game_is_over(game))
+		lobby_broadcast_game(lobby, room, EVENT_WINNER);
 }
 
 void lobby_request(struct lobby *lobby, struct lobby_player *player,

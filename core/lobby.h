@@ -6,15 +6,25 @@
  * gets a random UUID and a random front/back from the random source the
  * caller passes in, so tests are deterministic. Every step reports what
  * each player must be told through the sink, in order; errors go to the
- * requester only. No I/O, no clock.
+ * requester only. No I/O and no clock: the time is passed in as now_ms
+ * (milliseconds of any monotonic clock).
+ *
+ * A seated player whose connection drops keeps the seat for the reconnect
+ * grace: the opponent is told opponent_away, and the same uid connecting
+ * again resumes the game (the opponent is told opponent_back); when the
+ * grace runs out lobby_tick() forfeits the game for the absent player.
  *
  * Ownership: the lobby owns players and rooms. A struct lobby_player stays
- * valid until lobby_disconnect() on it returns.
+ * valid until lobby_disconnect() or lobby_tick() frees it: after
+ * lobby_disconnect() the caller must not use it again (it may live on as
+ * an away seat, with no connection, owned by the lobby).
  */
 #ifndef GOMOKU_LOBBY_H
 #define GOMOKU_LOBBY_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "game.h"
 #include "protocol.h"
@@ -24,12 +34,27 @@ struct lobby_config {
 	int board_size; /* BOARD_MIN_SIZE..BOARD_MAX_SIZE */
 	enum rule rule;
 	enum full_board full_board;
+	uint64_t reconnect_grace_ms; /* how long a dropped player keeps the
+				      * seat; 0: forfeit at once */
 };
 
 /* Where randomness comes from: fill(ctx, buf, len) writes len bytes. */
 struct lobby_random {
 	void (*fill)(void *ctx, void *buf, size_t len);
 	void *ctx;
+};
+
+struct lobby_room;
+
+/*
+ * The facts a journal (the server's database, its log) is told through
+ * lobby_sink.record, each once and before any player hears of it.
+ */
+enum lobby_record {
+	RECORD_ROOM_OPENED, /* two players were paired into room */
+	RECORD_MOVE,	    /* room's last move (history[moves_played-1]) */
+	RECORD_GAME_OVER,   /* room's game ended (winner, reason, line) */
+	RECORD_ROOM_CLOSED, /* the last player left; room is freed next */
 };
 
 /*
@@ -39,6 +64,8 @@ struct lobby_random {
  */
 struct lobby_sink {
 	void (*send)(void *ctx, void *conn, const struct event *ev);
+	void (*record)(void *ctx, enum lobby_record type,
+		       const struct lobby_room *room); /* optional */
 	void *ctx;
 };
 
@@ -47,19 +74,21 @@ enum player_state {
 	PLAYER_PLAYING, /* seated in a room (live or finished) */
 };
 
-struct lobby_room;
-
-/* One of these per uid with a live connection: a seat. */
+/* One of these per uid with a live connection or a kept seat. */
 struct lobby_player {
 	char uid[UID_LEN + 1];	       /* canonical lower-case uid */
 	char name[NAME_MAX_BYTES + 1]; /* display name; "" when none */
-	void *conn;		       /* the server's connection */
+	void *conn;		       /* the server's connection; NULL while
+					* away */
+	uint64_t away_until;	       /* away: when the seat is given up */
 	enum player_state state;
 	struct lobby_room *room;	 /* PLAYER_PLAYING: the room */
 	enum role role;			 /* PLAYER_PLAYING: the side */
 	struct lobby_player *queue_prev; /* PLAYER_WAITING: queue links */
 	struct lobby_player *queue_next;
 	struct lobby_player *hash_next; /* seat table chain */
+	struct lobby_player *away_prev; /* away list links */
+	struct lobby_player *away_next;
 };
 
 /* One of these per pair of matched players. */
@@ -72,6 +101,7 @@ struct lobby_room {
 
 /* Counters for /metrics and /healthz. */
 struct lobby_stats {
+	unsigned long away;	  /* seats kept for a dropped player */
 	unsigned long players;	  /* seats */
 	unsigned long waiting;	  /* players in the queue */
 	unsigned long rooms;	  /* rooms with at least one player */
@@ -88,8 +118,11 @@ struct lobby {
 	struct lobby_sink sink;
 	struct lobby_player *queue_head; /* oldest waiting player */
 	struct lobby_player *queue_tail; /* newest waiting player */
-	struct lobby_player **seats;	 /* uid hash table */
-	size_t seat_buckets;		 /* power of two */
+	struct lobby_player *away_head;	 /* away seats, earliest deadline
+					  * first */
+	struct lobby_player *away_tail;
+	struct lobby_player **seats; /* uid hash table */
+	size_t seat_buckets;	     /* power of two */
 	struct lobby_stats stats;
 };
 
@@ -110,15 +143,50 @@ void lobby_release(struct lobby *lobby);
  * Returns the seat, or NULL on out of memory (nothing changed).
  */
 struct lobby_player *lobby_connect(struct lobby *lobby, const char *uid,
-				   const char *name, void *conn);
+				   const char *name, void *conn,
+				   uint64_t now_ms);
 
 /*
- * The player's connection closed: the seat is freed. A waiting player
- * leaves the queue; a seated one leaves the room: when the game was live
+ * The player's connection closed. A waiting player leaves the queue. A
+ * player seated in a live game whose connection dropped (leaving false)
+ * keeps the seat for the reconnect grace, and the opponent gets
+ * opponent_away. Otherwise (leaving: the client closed on purpose; or no
+ * grace; or the game is over) the seat is freed: when the game was live
  * the opponent wins by forfeit (winner), then gets disconnect. The room is
  * freed when its last player leaves.
  */
-void lobby_disconnect(struct lobby *lobby, struct lobby_player *player);
+void lobby_disconnect(struct lobby *lobby, struct lobby_player *player,
+		      bool leaving, uint64_t now_ms);
+
+/*
+ * Gives up every away seat whose grace ended by now_ms, as
+ * lobby_disconnect() with leaving would. Returns when the next one ends
+ * (UINT64_MAX when no seat is away): call again then.
+ */
+uint64_t lobby_tick(struct lobby *lobby, uint64_t now_ms);
+
+/* A game saved by a journal, to be seated again after a restart. */
+struct lobby_saved_game {
+	const char *room_id; /* canonical UUID */
+	int board_size;
+	enum rule rule;
+	enum full_board full_board;
+	const char *uid[3];    /* by enum role: canonical uids */
+	const char *name[3];   /* by enum role: names, may be "" */
+	const uint16_t *moves; /* flat indices, in order */
+	int moves_played;
+};
+
+/*
+ * Seats a saved, unfinished game again, both players away until
+ * now_ms + the reconnect grace: the uids resume it by connecting. The
+ * moves are replayed through the rules. Records nothing. Returns the room,
+ * or NULL (nothing changed) when the game is invalid, over, a uid already
+ * has a seat, or out of memory.
+ */
+struct lobby_room *lobby_restore(struct lobby *lobby,
+				 const struct lobby_saved_game *saved,
+				 uint64_t now_ms);
 
 /*
  * Carries out a parsed request of player: a move (or seed-form board) is

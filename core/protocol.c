@@ -392,6 +392,10 @@ static const char *protocol_event_type_name(enum event_type type)
 		return "error";
 	case EVENT_PONG:
 		return "pong";
+	case EVENT_OPPONENT_AWAY:
+		return "opponent_away";
+	case EVENT_OPPONENT_BACK:
+		return "opponent_back";
 	case EVENT_REPLACED:
 	default:
 		return NULL;
@@ -418,8 +422,11 @@ static bool protocol_encode_fields(cJSON *root, const struct event *ev)
 					       error_code_name(ev->code)) &&
 		       cJSON_AddStringToObject(root, "message",
 					       ev->text ? ev->text : "");
+	case EVENT_OPPONENT_AWAY:
+		return cJSON_AddNumberToObject(root, "seconds", ev->seconds);
 	case EVENT_WAITING:
 	case EVENT_PONG:
+	case EVENT_OPPONENT_BACK:
 		return true;
 	default:
 		return false;

@@ -76,15 +76,18 @@ enum error_code protocol_parse(const char *text, size_t len, int board_size,
 
 /* What the server tells a client. */
 enum event_type {
-	EVENT_WELCOME,	  /* first message on every connection */
-	EVENT_WAITING,	  /* queued for an opponent */
-	EVENT_ROLE,	  /* matched, or resumed: your side and room */
-	EVENT_BOARD,	  /* the position after a move */
-	EVENT_WINNER,	  /* game over */
-	EVENT_DISCONNECT, /* the opponent left */
-	EVENT_ERROR,	  /* a request was refused; nothing changed */
-	EVENT_PONG,	  /* answer to a ping */
-	EVENT_REPLACED,	  /* a newer connection took this seat: close
+	EVENT_WELCOME,	     /* first message on every connection */
+	EVENT_WAITING,	     /* queued for an opponent */
+	EVENT_ROLE,	     /* matched, or resumed: your side and room */
+	EVENT_BOARD,	     /* the position after a move */
+	EVENT_WINNER,	     /* game over */
+	EVENT_DISCONNECT,    /* the opponent left */
+	EVENT_ERROR,	     /* a request was refused; nothing changed */
+	EVENT_PONG,	     /* answer to a ping */
+	EVENT_OPPONENT_AWAY, /* the opponent's connection dropped; the seat
+			      * is kept for `seconds` */
+	EVENT_OPPONENT_BACK, /* the opponent is back */
+	EVENT_REPLACED,	     /* a newer connection took this seat: close
 				 * 4001; never encoded */
 };
 
@@ -101,6 +104,7 @@ struct event {
 	const struct game *game;   /* BOARD, WINNER: the room's game */
 	enum error_code code;	   /* ERROR */
 	const char *text;	   /* ERROR message, DISCONNECT text */
+	int seconds;		   /* OPPONENT_AWAY: how long the seat waits */
 };
 
 /*

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,9 @@ struct config_option {
 	const char *env;     /* "GOMOKU_PORT" */
 	const char *metavar; /* "PORT" */
 	const char *help;    /* one line, with the default */
-	config_setter set;
+	config_setter set;   /* NULL: a whole number stored at offset */
+	size_t offset;	     /* of the int field, when set is NULL */
+	long min, max;	     /* its range */
 };
 
 /* Parses a whole decimal integer in [min, max]; -1 otherwise. */
@@ -43,6 +46,23 @@ static int parse_int(const char *value, long min, long max, long *out)
 	return 0;
 }
 
+/* Stores a whole number option in its int field. */
+static int config_set_int(const struct config_option *opt,
+			  struct server_config *config, const char *value,
+			  char *why, size_t why_size)
+{
+	long number;
+
+	if (parse_int(value, opt->min, opt->max, &number)) {
+		snprintf(why, why_size,
+			 "must be a whole number from %ld to %ld", opt->min,
+			 opt->max);
+		return -1;
+	}
+	*(int *)((char *)config + opt->offset) = (int)number;
+	return 0;
+}
+
 static int set_host(struct server_config *config, const char *value, char *why,
 		    size_t why_size)
 {
@@ -55,43 +75,28 @@ static int set_host(struct server_config *config, const char *value, char *why,
 	return 0;
 }
 
-static int set_port(struct server_config *config, const char *value, char *why,
+/* Stores a non-empty path. */
+static int set_path(const char **field, const char *value, char *why,
 		    size_t why_size)
 {
-	long port;
-
-	if (parse_int(value, 1, 65535, &port)) {
-		snprintf(why, why_size,
-			 "must be a whole number from 1 to 65535");
+	if (!*value) {
+		snprintf(why, why_size, "must not be empty");
 		return -1;
 	}
-	config->port = (int)port;
+	*field = value;
 	return 0;
 }
 
 static int set_web_root(struct server_config *config, const char *value,
 			char *why, size_t why_size)
 {
-	if (!*value) {
-		snprintf(why, why_size, "must not be empty");
-		return -1;
-	}
-	config->web_root = value;
-	return 0;
+	return set_path(&config->web_root, value, why, why_size);
 }
 
-static int set_board_size(struct server_config *config, const char *value,
-			  char *why, size_t why_size)
+static int set_db(struct server_config *config, const char *value, char *why,
+		  size_t why_size)
 {
-	long size;
-
-	if (parse_int(value, BOARD_MIN_SIZE, BOARD_MAX_SIZE, &size)) {
-		snprintf(why, why_size, "must be a whole number from %d to %d",
-			 BOARD_MIN_SIZE, BOARD_MAX_SIZE);
-		return -1;
-	}
-	config->board_size = (int)size;
-	return 0;
+	return set_path(&config->db_path, value, why, why_size);
 }
 
 static int set_rule(struct server_config *config, const char *value, char *why,
@@ -122,17 +127,17 @@ static int set_full_board(struct server_config *config, const char *value,
 	return 0;
 }
 
-static int set_reconnect_grace(struct server_config *config, const char *value,
-			       char *why, size_t why_size)
+static int set_trust_proxy(struct server_config *config, const char *value,
+			   char *why, size_t why_size)
 {
-	long seconds;
-
-	if (parse_int(value, 0, 3600, &seconds)) {
-		snprintf(why, why_size,
-			 "must be a whole number of seconds from 0 to 3600");
+	if (!strcmp(value, "yes")) {
+		config->trust_proxy = true;
+	} else if (!strcmp(value, "no")) {
+		config->trust_proxy = false;
+	} else {
+		snprintf(why, why_size, "must be yes or no");
 		return -1;
 	}
-	config->reconnect_grace = (int)seconds;
 	return 0;
 }
 
@@ -149,30 +154,72 @@ static int set_log_level(struct server_config *config, const char *value,
 	return 0;
 }
 
+#define INT_FIELD(field, lo, hi) \
+	NULL, offsetof(struct server_config, field), lo, hi
+#define SETTER(fn) fn, 0, 0, 0
+
 static const struct config_option config_options[] = {
 	{ "--host", "GOMOKU_HOST", "ADDRESS",
-	  "address to listen on (default: all addresses)", set_host },
+	  "address to listen on (default: all addresses)", SETTER(set_host) },
 	{ "--port", "GOMOKU_PORT", "PORT",
-	  "TCP port for HTTP and WebSocket (default: 8080)", set_port },
+	  "TCP port for HTTP and WebSocket (default: 8080)",
+	  INT_FIELD(port, 1, 65535) },
 	{ "--web-root", "GOMOKU_WEB_ROOT", "DIR",
 	  "directory of the web client (default: " GOMOKU_DEFAULT_WEB_ROOT ")",
-	  set_web_root },
+	  SETTER(set_web_root) },
+	{ "--db", "GOMOKU_DB", "PATH",
+	  "SQLite database of games (default: gomoku.db)", SETTER(set_db) },
 	{ "--board-size", "GOMOKU_BOARD_SIZE", "N",
-	  "board is N x N, 5 to 25 (default: 15)", set_board_size },
+	  "board is N x N, 5 to 25 (default: 15)",
+	  INT_FIELD(board_size, BOARD_MIN_SIZE, BOARD_MAX_SIZE) },
 	{ "--rule", "GOMOKU_RULE", "RULE",
 	  "freestyle (five or more wins) or standard (exactly five) (default: freestyle)",
-	  set_rule },
+	  SETTER(set_rule) },
 	{ "--full-board", "GOMOKU_FULL_BOARD", "OUTCOME",
 	  "a full board with no five: back (second player wins) or draw (default: back)",
-	  set_full_board },
+	  SETTER(set_full_board) },
 	{ "--reconnect-grace", "GOMOKU_RECONNECT_GRACE", "SECONDS",
-	  "seconds a dropped player keeps the seat (default: 0)",
-	  set_reconnect_grace },
+	  "seconds a dropped player keeps the seat (default: 30)",
+	  INT_FIELD(reconnect_grace, 0, 3600) },
+	{ "--rate-burst", "GOMOKU_RATE_BURST", "N",
+	  "messages a connection may send at once (default: 20)",
+	  INT_FIELD(rate_burst, 1, 100000) },
+	{ "--rate-per-second", "GOMOKU_RATE_PER_SECOND", "N",
+	  "messages a connection may send per second after the burst (default: 10)",
+	  INT_FIELD(rate_per_second, 1, 100000) },
+	{ "--max-connections", "GOMOKU_MAX_CONNECTIONS", "N",
+	  "open connections in all (default: 16000)",
+	  INT_FIELD(max_connections, 1, 1000000) },
+	{ "--max-per-ip", "GOMOKU_MAX_PER_IP", "N",
+	  "open connections from one client address, 0: no limit (default: 50)",
+	  INT_FIELD(max_per_ip, 0, 1000000) },
+	{ "--trust-proxy", "GOMOKU_TRUST_PROXY", "yes|no",
+	  "take the client address from X-Forwarded-For (default: no)",
+	  SETTER(set_trust_proxy) },
+	{ "--handshake-timeout", "GOMOKU_HANDSHAKE_TIMEOUT", "SECONDS",
+	  "drop connections that have not finished their request by then (default: 10)",
+	  INT_FIELD(handshake_timeout, 1, 3600) },
+	{ "--ping-interval", "GOMOKU_PING_INTERVAL", "SECONDS",
+	  "ping a silent WebSocket after this long (default: 30)",
+	  INT_FIELD(ping_interval, 1, 3600) },
+	{ "--idle-timeout", "GOMOKU_IDLE_TIMEOUT", "SECONDS",
+	  "drop a WebSocket silent this long, pong included (default: 60)",
+	  INT_FIELD(idle_timeout, 2, 7200) },
 	{ "--log-level", "GOMOKU_LOG_LEVEL", "LEVEL",
-	  "error, warn, info or debug (default: info)", set_log_level },
+	  "error, warn, info or debug (default: info)", SETTER(set_log_level) },
 };
 
 #define CONFIG_OPTION_COUNT (sizeof(config_options) / sizeof(*config_options))
+
+/* Checks and stores one option's value. */
+static int config_apply(const struct config_option *opt,
+			struct server_config *config, const char *value,
+			char *why, size_t why_size)
+{
+	if (opt->set)
+		return opt->set(config, value, why, why_size);
+	return config_set_int(opt, config, value, why, why_size);
+}
 
 void config_init(struct server_config *config)
 {
@@ -183,7 +230,16 @@ void config_init(struct server_config *config)
 	config->board_size = BOARD_DEFAULT_SIZE;
 	config->rule = RULE_FREESTYLE;
 	config->full_board = FULL_BOARD_BACK;
-	config->reconnect_grace = 0;
+	config->db_path = "gomoku.db";
+	config->reconnect_grace = 30;
+	config->rate_burst = 20;
+	config->rate_per_second = 10;
+	config->max_connections = 16000;
+	config->max_per_ip = 50;
+	config->trust_proxy = false;
+	config->handshake_timeout = 10;
+	config->ping_interval = 30;
+	config->idle_timeout = 60;
 	config->log_level = LOG_INFO;
 }
 
@@ -240,7 +296,7 @@ enum config_result config_parse(struct server_config *config, int argc,
 
 		if (!value || on_command_line[i])
 			continue;
-		if (opt->set(config, value, why, sizeof(why))) {
+		if (config_apply(opt, config, value, why, sizeof(why))) {
 			snprintf(err, err_size, "%s=\"%.64s\": %s", opt->env,
 				 value, why);
 			return CONFIG_EXIT_ERROR;
@@ -281,7 +337,7 @@ enum config_result config_parse(struct server_config *config, int argc,
 				 opt->flag, opt->metavar);
 			return CONFIG_EXIT_ERROR;
 		}
-		if (opt->set(config, value, why, sizeof(why))) {
+		if (config_apply(opt, config, value, why, sizeof(why))) {
 			snprintf(err, err_size, "%s \"%.64s\": %s", opt->flag,
 				 value, why);
 			return CONFIG_EXIT_ERROR;

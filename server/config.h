@@ -16,10 +16,19 @@ struct server_config {
 	const char *host;     /* address to listen on; NULL: all */
 	int port;	      /* TCP port, 1..65535 */
 	const char *web_root; /* directory of the web client */
+	const char *db_path;  /* SQLite database of games */
 	int board_size;	      /* BOARD_MIN_SIZE..BOARD_MAX_SIZE */
 	enum rule rule;
 	enum full_board full_board;
-	int reconnect_grace; /* seconds a dropped player keeps the seat */
+	int reconnect_grace;   /* seconds a dropped player keeps the seat */
+	int rate_burst;	       /* messages a connection may send at once */
+	int rate_per_second;   /* ... and per second after that */
+	int max_connections;   /* open connections in all */
+	int max_per_ip;	       /* ... from one address; 0: no limit */
+	bool trust_proxy;      /* client address from X-Forwarded-For */
+	int handshake_timeout; /* seconds to finish an HTTP request */
+	int ping_interval;     /* seconds of silence before a ping */
+	int idle_timeout;      /* seconds of silence before hanging up */
 	enum log_level log_level;
 	bool health_check; /* --health-check: probe, don't serve */
 };

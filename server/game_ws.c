@@ -1,10 +1,20 @@
 /*
  * game_ws.c - the "gomoku" WebSocket protocol callback.
+ *
+ * Besides the game itself this is where hostile clients are kept in check:
+ * connections are counted per address at accept time, every session has a
+ * token bucket for its messages, a message is reassembled only up to
+ * GAME_WS_MAX_MESSAGE bytes in GAME_WS_MAX_FRAGMENTS pieces, and a client
+ * that stops reading is dropped. Every message about a journalled fact is
+ * held until the store has committed it.
  */
 #include "game_ws.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <uuid/uuid.h>
 
 #include "log.h"
@@ -16,18 +26,26 @@
 
 /* One of these per WebSocket connection. */
 struct per_session_data__gomoku {
-	struct lws *wsi;	     /* this connection */
+	struct lws *wsi;	     /* this connection; NULL until opened */
 	struct lws_dll2 node;	     /* in server->sessions */
+	struct lws_dll2 held_node;   /* in server->held while a message
+				      * waits for a commit */
 	struct lobby_player *player; /* the seat; NULL when refused or
-					 * taken over by a newer connection */
+				      * taken over by a newer connection */
+	struct peer *peer_entry;     /* X-Forwarded-For address count */
 	struct outqueue out;	     /* messages waiting for WRITEABLE */
 	char *rx;		     /* a message arriving in pieces */
 	size_t rx_len;		     /* bytes of it so far */
+	unsigned int rx_pieces;	     /* pieces of it so far */
 	bool rx_binary;		     /* it came in binary frames */
+	bool leaving;		     /* the client closed with 1000 */
+	double tokens;		     /* rate limit: messages it may send */
+	uint64_t tokens_ms;	     /* when tokens was last topped up */
+	unsigned int rate_strikes;   /* messages refused in a row */
 	int close_code;		     /* close with this once out drains */
 	const char *close_reason;    /* static text for close_code */
 	char uid[UID_LEN + 1];	     /* the player's uid, for logs */
-	char peer[64];		     /* client address, for logs */
+	char peer[PEER_ADDRESS_MAX]; /* client address, for logs */
 };
 
 /* Asks for a close with code once everything queued is written. */
@@ -46,6 +64,7 @@ static void session_queue(struct server *srv,
 			  struct per_session_data__gomoku *pss,
 			  const struct event *ev)
 {
+	uint64_t batch = 0;
 	size_t len;
 	char *buf;
 
@@ -68,7 +87,10 @@ static void session_queue(struct server *srv,
 			pss, LWS_CLOSE_STATUS_POLICY_VIOLATION, "not reading");
 		return;
 	}
-	if (outqueue_push(&pss->out, buf, len)) {
+	/* What the open batch journals is told only once it is durable. */
+	if (srv->store && store_batch_pending(srv->store))
+		batch = srv->batches_committed + 1;
+	if (outqueue_push(&pss->out, buf, len, batch)) {
 		session_close_after_flush(pss,
 					  LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
 					  "out of memory");
@@ -76,6 +98,11 @@ static void session_queue(struct server *srv,
 	}
 	if (ev->type == EVENT_ERROR)
 		srv->metrics.errors[ev->code]++;
+	if (batch) {
+		if (lws_dll2_is_detached(&pss->held_node))
+			lws_dll2_add_tail(&pss->held_node, &srv->held);
+		return;
+	}
 	lws_callback_on_writable(pss->wsi);
 }
 
@@ -104,6 +131,66 @@ void game_ws_sink_send(void *ctx, void *conn, const struct event *ev)
 		return;
 	}
 	session_queue(srv, pss, ev);
+}
+
+/* Commits the store batch and lets the messages it held go out. */
+static void game_ws_commit(lws_sorted_usec_list_t *sul)
+{
+	struct server *srv = lws_container_of(sul, struct server, commit_sul);
+
+	if (store_commit(srv->store))
+		srv->metrics.store_errors++;
+	srv->batches_committed++;
+	srv->metrics.store_commits++;
+	lws_start_foreach_dll_safe(struct lws_dll2 *, d, d1,
+				   lws_dll2_get_head(&srv->held)) {
+		struct per_session_data__gomoku *pss = lws_container_of(
+			d, struct per_session_data__gomoku, held_node);
+
+		lws_dll2_remove(d);
+		lws_callback_on_writable(pss->wsi);
+	}
+	lws_end_foreach_dll_safe(d, d1);
+}
+
+void game_ws_sink_record(void *ctx, enum lobby_record type,
+			 const struct lobby_room *room)
+{
+	struct server *srv = ctx;
+	const struct game *game = &room->game;
+	int err = 0;
+
+	switch (type) {
+	case RECORD_ROOM_OPENED:
+		log_info("match room=%.8s front=%.8s back=%.8s", room->id,
+			 room->seats[ROLE_FRONT]->uid,
+			 room->seats[ROLE_BACK]->uid);
+		if (srv->store)
+			err = store_room_opened(srv->store, room,
+						server_unix_ms());
+		break;
+	case RECORD_MOVE:
+		if (srv->store)
+			err = store_move(srv->store, room);
+		break;
+	case RECORD_GAME_OVER:
+		log_info("game over room=%.8s winner=%s reason=%s moves=%d",
+			 room->id, game_winner_name(game->winner),
+			 game_reason_name(game->reason), game->moves_played);
+		if (srv->store)
+			err = store_game_over(srv->store, room,
+					      server_unix_ms());
+		break;
+	case RECORD_ROOM_CLOSED:
+		break;
+	}
+	if (err)
+		srv->metrics.store_errors++;
+	/* Commit once per loop turn, whatever else this turn journals. */
+	if (srv->store && store_batch_pending(srv->store) &&
+	    lws_dll2_is_detached(&srv->commit_sul.list))
+		lws_sul_schedule(srv->context, 0, &srv->commit_sul,
+				 game_ws_commit, 1);
 }
 
 void game_ws_close_all(struct server *srv)
@@ -159,25 +246,56 @@ static bool session_path_allowed(struct lws *wsi)
 	return !strcmp(path, "/") || !strcmp(path, "/ws");
 }
 
-/* Number of games that ended, by any reason. */
-static unsigned long lobby_games_finished(const struct lobby *lobby)
+/*
+ * The client's address from the last X-Forwarded-For entry (the one our
+ * proxy added). False when the header is missing or malformed.
+ */
+static bool session_forwarded_for(struct lws *wsi, char *out, size_t size)
 {
-	unsigned long total = 0;
+	char header[256], *last, *end;
+	unsigned char probe[sizeof(struct in6_addr)];
 
-	for (size_t i = 0; i < sizeof(lobby->stats.games_finished) /
-				       sizeof(*lobby->stats.games_finished);
-	     i++)
-		total += lobby->stats.games_finished[i];
-	return total;
+	if (lws_hdr_copy(wsi, header, sizeof(header),
+			 WSI_TOKEN_X_FORWARDED_FOR) <= 0)
+		return false;
+	last = strrchr(header, ',');
+	last = last ? last + 1 : header;
+	while (*last == ' ')
+		last++;
+	end = last + strlen(last);
+	while (end > last && end[-1] == ' ')
+		*--end = '\0';
+	if (!*last || strlen(last) >= size ||
+	    (inet_pton(AF_INET, last, probe) != 1 &&
+	     inet_pton(AF_INET6, last, probe) != 1))
+		return false;
+	memcpy(out, last, strlen(last) + 1);
+	return true;
 }
 
-static void log_game_over(const struct lobby_room *room)
+/*
+ * The upgrade request, headers complete: only the game paths, and behind a
+ * trusted proxy the per-address limit by X-Forwarded-For. Returns non-zero
+ * to refuse the upgrade.
+ */
+static int session_filter(struct server *srv,
+			  struct per_session_data__gomoku *pss, struct lws *wsi)
 {
-	const struct game *game = &room->game;
-
-	log_info("game over room=%.8s winner=%s reason=%s moves=%d", room->id,
-		 game_winner_name(game->winner), game_reason_name(game->reason),
-		 game->moves_played);
+	if (!session_path_allowed(wsi))
+		return 1;
+	if (!srv->config.trust_proxy)
+		return 0;
+	if (!session_forwarded_for(wsi, pss->peer, sizeof(pss->peer)))
+		return 0; /* not through the proxy: its socket was counted */
+	pss->peer_entry = peers_get(&srv->peers, pss->peer,
+				    (unsigned int)srv->config.max_per_ip);
+	if (!pss->peer_entry) {
+		srv->metrics.refused_max_per_ip++;
+		log_info("refused peer=%s: over --max-per-ip %d", pss->peer,
+			 srv->config.max_per_ip);
+		return 1;
+	}
+	return 0;
 }
 
 /* A new connection: read its identity, greet it and seat it. */
@@ -186,16 +304,18 @@ static int session_open(struct server *srv,
 {
 	char uid_arg[UID_LEN + 2], name_arg[NAME_MAX_BYTES + 2];
 	char name[NAME_MAX_BYTES + 1] = "";
-	unsigned long matches = srv->lobby.stats.matches;
 	struct event welcome;
 	int len;
 
-	memset(pss, 0, sizeof(*pss));
+	/* The filter may have set peer and peer_entry; keep them. */
 	pss->wsi = wsi;
 	outqueue_init(&pss->out);
 	lws_dll2_add_tail(&pss->node, &srv->sessions);
 	srv->metrics.connections++;
-	lws_get_peer_simple(wsi, pss->peer, sizeof(pss->peer));
+	if (!pss->peer[0])
+		lws_get_peer_simple(wsi, pss->peer, sizeof(pss->peer));
+	pss->tokens = srv->config.rate_burst;
+	pss->tokens_ms = server_now_ms();
 
 	if (srv->shutting_down) {
 		lws_callback_on_writable(wsi);
@@ -238,22 +358,49 @@ static int session_open(struct server *srv,
 	session_queue(srv, pss, &welcome);
 	log_info("connect uid=%.8s peer=%s", pss->uid, pss->peer);
 
-	pss->player = lobby_connect(&srv->lobby, pss->uid, name, pss);
+	pss->player = lobby_connect(&srv->lobby, pss->uid, name, pss,
+				    server_now_ms());
 	if (!pss->player) {
 		log_error("out of memory seating uid=%.8s", pss->uid);
 		session_close_after_flush(pss,
 					  LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
 					  "out of memory");
-		return 0;
-	}
-	if (srv->lobby.stats.matches != matches) {
-		const struct lobby_room *room = pss->player->room;
-
-		log_info("match room=%.8s front=%.8s back=%.8s", room->id,
-			 room->seats[ROLE_FRONT]->uid,
-			 room->seats[ROLE_BACK]->uid);
 	}
 	return 0;
+}
+
+/*
+ * The token bucket: rate_burst messages at once, then rate_per_second.
+ * True when this message may be handled. A refused one gets rate_limited;
+ * a client that keeps sending past a second burst is closed with 1008.
+ */
+static bool session_rate_allows(struct server *srv,
+				struct per_session_data__gomoku *pss)
+{
+	uint64_t now = server_now_ms();
+	double burst = srv->config.rate_burst;
+
+	pss->tokens += (double)(now - pss->tokens_ms) / 1000.0 *
+		       srv->config.rate_per_second;
+	if (pss->tokens > burst)
+		pss->tokens = burst;
+	pss->tokens_ms = now;
+	if (pss->tokens >= 1.0) {
+		pss->tokens -= 1.0;
+		pss->rate_strikes = 0;
+		return true;
+	}
+	if (++pss->rate_strikes > (unsigned int)srv->config.rate_burst) {
+		srv->metrics.errors[ERR_RATE_LIMITED]++;
+		log_info("closing uid=%.8s peer=%s: over the message rate",
+			 pss->uid, pss->peer);
+		session_close_after_flush(
+			pss, LWS_CLOSE_STATUS_POLICY_VIOLATION, "rate limited");
+		return false;
+	}
+	session_send_error(srv, pss, ERR_RATE_LIMITED,
+			   "too many messages: slow down");
+	return false;
 }
 
 /* One complete client message. */
@@ -261,15 +408,16 @@ static void session_handle_message(struct server *srv,
 				   struct per_session_data__gomoku *pss,
 				   const char *text, size_t len)
 {
-	unsigned long finished = lobby_games_finished(&srv->lobby);
 	const char *message;
 	struct request req;
 	enum error_code code;
 
 	srv->metrics.messages_in++;
 	srv->metrics.bytes_in += len;
-	if (!pss->player)
-		return; /* refused or replaced: closing */
+	if (!pss->player || pss->close_code)
+		return; /* refused, replaced or closing */
+	if (!session_rate_allows(srv, pss))
+		return;
 	if (pss->rx_binary) {
 		session_send_error(
 			srv, pss, ERR_BAD_JSON,
@@ -283,13 +431,24 @@ static void session_handle_message(struct server *srv,
 		return;
 	}
 	lobby_request(&srv->lobby, pss->player, &req);
-	if (lobby_games_finished(&srv->lobby) != finished)
-		log_game_over(pss->player->room);
+}
+
+/* Refuses a message that grew too large: close 1009. */
+static int session_too_large(struct server *srv,
+			     struct per_session_data__gomoku *pss,
+			     const char *why)
+{
+	srv->metrics.errors[ERR_TOO_LARGE]++;
+	log_info("closing uid=%.8s: %s", pss->uid, why);
+	lws_close_reason(pss->wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
+			 (unsigned char *)"too_large", 9);
+	return -1;
 }
 
 /*
  * A piece of a message. Messages in one piece (almost all) are handled in
- * place; others are collected up to GAME_WS_MAX_MESSAGE.
+ * place; others are collected up to GAME_WS_MAX_MESSAGE bytes in at most
+ * GAME_WS_MAX_FRAGMENTS pieces.
  */
 static int session_receive(struct server *srv,
 			   struct per_session_data__gomoku *pss, const char *in,
@@ -299,20 +458,17 @@ static int session_receive(struct server *srv,
 			!lws_remaining_packet_payload(pss->wsi);
 	char *grown;
 
-	if (!pss->rx_len)
+	if (!pss->rx_len && !pss->rx_pieces)
 		pss->rx_binary = lws_frame_is_binary(pss->wsi);
-	if (pss->rx_len + len > GAME_WS_MAX_MESSAGE) {
-		srv->metrics.errors[ERR_TOO_LARGE]++;
-		log_info("closing uid=%.8s: message over %d bytes", pss->uid,
-			 GAME_WS_MAX_MESSAGE);
-		lws_close_reason(pss->wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
-				 (unsigned char *)"too_large", 9);
-		return -1;
-	}
-	if (complete && !pss->rx_len) {
+	if (pss->rx_len + len > GAME_WS_MAX_MESSAGE)
+		return session_too_large(srv, pss, "message over 16 KiB");
+	if (complete && !pss->rx_pieces) {
 		session_handle_message(srv, pss, in, len);
 		return 0;
 	}
+	if (++pss->rx_pieces > GAME_WS_MAX_FRAGMENTS)
+		return session_too_large(srv, pss,
+					 "message in too many pieces");
 	if (len) {
 		grown = realloc(pss->rx, pss->rx_len + len);
 		if (!grown)
@@ -322,10 +478,12 @@ static int session_receive(struct server *srv,
 		pss->rx_len += len;
 	}
 	if (complete) {
-		session_handle_message(srv, pss, pss->rx, pss->rx_len);
+		session_handle_message(srv, pss, pss->rx ? pss->rx : "",
+				       pss->rx_len);
 		free(pss->rx);
 		pss->rx = NULL;
 		pss->rx_len = 0;
+		pss->rx_pieces = 0;
 	}
 	return 0;
 }
@@ -355,6 +513,8 @@ static int session_writeable(struct server *srv,
 		return session_start_close(pss->wsi, LWS_CLOSE_STATUS_GOINGAWAY,
 					   "server shutting down");
 	msg = outqueue_peek(&pss->out);
+	if (msg && msg->batch > srv->batches_committed)
+		return 0; /* held: game_ws_commit() asks again */
 	if (!msg) {
 		if (!pss->close_code)
 			return 0;
@@ -382,21 +542,91 @@ static void session_closed(struct server *srv,
 	if (!pss->wsi)
 		return; /* refused before ESTABLISHED: never opened */
 	if (player && !srv->shutting_down) {
-		struct lobby_room *room = player->room;
-		bool live = room && !game_is_over(&room->game);
-
-		lobby_disconnect(&srv->lobby, player);
-		if (live)
-			log_game_over(room);
+		lobby_disconnect(&srv->lobby, player, pss->leaving,
+				 server_now_ms());
+		server_schedule_tick(srv);
 	}
 	if (pss->uid[0])
-		log_info("disconnect uid=%.8s peer=%s", pss->uid, pss->peer);
+		log_info("disconnect uid=%.8s peer=%s%s", pss->uid, pss->peer,
+			 pss->leaving ? " (left)" : "");
 	pss->player = NULL;
 	outqueue_release(&pss->out);
 	free(pss->rx);
 	pss->rx = NULL;
 	lws_dll2_remove(&pss->node);
+	lws_dll2_remove(&pss->held_node);
+	peers_put(&srv->peers, pss->peer_entry);
+	pss->peer_entry = NULL;
 	srv->metrics.connections--;
+}
+
+/*
+ * A TCP connection was accepted: count it in all and per address (the
+ * socket's address, unless a trusted proxy forwards every client).
+ * Returns non-zero to drop it at once.
+ */
+static int server_accept(struct server *srv, int fd)
+{
+	struct sockaddr_storage addr;
+	socklen_t addr_len = sizeof(addr);
+	char address[PEER_ADDRESS_MAX] = "?";
+	unsigned int limit = srv->config.trust_proxy ?
+				     0 :
+				     (unsigned int)srv->config.max_per_ip;
+
+	if (srv->accepted_peer) { /* the last one never became a wsi */
+		peers_put(&srv->peers, srv->accepted_peer);
+		srv->accepted_peer = NULL;
+	}
+	if (srv->shutting_down)
+		return 1;
+	if (srv->metrics.tcp_connections >=
+	    (unsigned long)srv->config.max_connections) {
+		srv->metrics.refused_max_total++;
+		log_debug("refused a connection: over --max-connections %d",
+			  srv->config.max_connections);
+		return 1;
+	}
+	if (!getpeername(fd, (struct sockaddr *)&addr, &addr_len))
+		lws_sa46_write_numeric_address((lws_sockaddr46 *)&addr, address,
+					       sizeof(address));
+	srv->accepted_peer = peers_get(&srv->peers, address, limit);
+	if (!srv->accepted_peer) {
+		srv->metrics.refused_max_per_ip++;
+		log_info("refused peer=%s: over --max-per-ip %d", address,
+			 srv->config.max_per_ip);
+		return 1;
+	}
+	return 0;
+}
+
+/* Every wsi, created and destroyed: the TCP connection count. */
+static void server_wsi_created(struct server *srv, struct lws *wsi)
+{
+	if (!srv->accepted_peer)
+		return; /* listen socket, event pipe */
+	lws_set_opaque_user_data(wsi, srv->accepted_peer);
+	srv->accepted_peer = NULL;
+	srv->metrics.tcp_connections++;
+}
+
+static void server_wsi_destroyed(struct server *srv, struct lws *wsi)
+{
+	struct peer *peer = lws_get_opaque_user_data(wsi);
+
+	if (!peer)
+		return;
+	lws_set_opaque_user_data(wsi, NULL);
+	peers_put(&srv->peers, peer);
+	srv->metrics.tcp_connections--;
+}
+
+/* The close frame of a client: 1000 means it left on purpose. */
+static void session_peer_closed(struct per_session_data__gomoku *pss,
+				const unsigned char *in, size_t len)
+{
+	if (len >= 2 && ((in[0] << 8) | in[1]) == LWS_CLOSE_STATUS_NORMAL)
+		pss->leaving = true;
 }
 
 static int game_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
@@ -406,17 +636,28 @@ static int game_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
 	struct server *srv = server_of(wsi);
 
 	switch (reason) {
+	case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+		return server_accept(srv, (int)(lws_intptr_t)in);
+	case LWS_CALLBACK_WSI_CREATE:
+		server_wsi_created(srv, wsi);
+		return 0;
+	case LWS_CALLBACK_WSI_DESTROY:
+		server_wsi_destroyed(srv, wsi);
+		return 0;
 	case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
 		/* CVE-2025-11677: `in` must not be touched here. */
 		return srv->shutting_down;
 	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-		return !session_path_allowed(wsi);
+		return session_filter(srv, pss, wsi);
 	case LWS_CALLBACK_ESTABLISHED:
 		return session_open(srv, pss, wsi);
 	case LWS_CALLBACK_RECEIVE:
 		return session_receive(srv, pss, in, len);
 	case LWS_CALLBACK_SERVER_WRITEABLE:
 		return session_writeable(srv, pss);
+	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+		session_peer_closed(pss, in, len);
+		return 0;
 	case LWS_CALLBACK_TIMER:
 		return -1; /* session_start_close() */
 	case LWS_CALLBACK_CLOSED:

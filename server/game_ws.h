@@ -16,6 +16,7 @@
 
 #define GAME_WS_PROTOCOL_NAME "gomoku"
 #define GAME_WS_MAX_MESSAGE 16384 /* larger: close 1009 */
+#define GAME_WS_MAX_FRAGMENTS 256 /* pieces of one message; more: 1009 */
 #define GAME_WS_MAX_QUEUED \
 	(1024 * 1024) /* unsent bytes before a
 						 * session is dropped as slow */
@@ -25,6 +26,14 @@ extern const struct lws_protocols game_ws_protocol;
 
 /* The lobby sink that queues events on sessions (ctx: the server). */
 void game_ws_sink_send(void *ctx, void *conn, const struct event *ev);
+
+/*
+ * The lobby journal (ctx: the server): logs matches and results and writes
+ * them, and every move, to the store's open batch, which is committed on
+ * the next loop turn.
+ */
+void game_ws_sink_record(void *ctx, enum lobby_record type,
+			 const struct lobby_room *room);
 
 /* Shutdown: asks every session to close with 1001 "going away". */
 void game_ws_close_all(struct server *srv);

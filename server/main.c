@@ -36,6 +36,38 @@ uint64_t server_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+int64_t server_unix_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void server_tick(lws_sorted_usec_list_t *sul)
+{
+	server_schedule_tick(lws_container_of(sul, struct server, tick_sul));
+}
+
+void server_schedule_tick(struct server *srv)
+{
+	uint64_t now = server_now_ms();
+	uint64_t next = lobby_tick(&srv->lobby, now);
+
+	if (next == UINT64_MAX || !srv->context)
+		return;
+	lws_sul_schedule(srv->context, 0, &srv->tick_sul, server_tick,
+			 (lws_usec_t)(next - now) * LWS_US_PER_MS);
+}
+
+/* Seats a game the store kept from before a restart. */
+static int server_restore_game(void *ctx, const struct lobby_saved_game *saved)
+{
+	struct server *srv = ctx;
+
+	return lobby_restore(&srv->lobby, saved, server_now_ms()) ? 0 : -1;
+}
+
 /* The lobby's random source: getrandom(2). */
 static void server_random_fill(void *ctx, void *buf, size_t len)
 {
@@ -70,10 +102,7 @@ static void server_lws_log(int level, const char *line)
 }
 
 /* Idle WebSockets are pinged, and dropped when a ping goes unanswered. */
-static const lws_retry_bo_t server_idle_policy = {
-	.secs_since_valid_ping = 30,
-	.secs_since_valid_hangup = 60,
-};
+static lws_retry_bo_t server_idle_policy;
 
 /* Ends the service loop once the last session is gone or time is up. */
 static void server_shutdown_poll(lws_sorted_usec_list_t *sul)
@@ -133,13 +162,15 @@ static int server_check_web_root(const char *web_root)
 
 int main(int argc, char **argv)
 {
-	static struct lws_http_mount mount_metrics, mount_healthz, mount_web;
+	static struct lws_http_mount mount_metrics, mount_healthz, mount_api,
+		mount_web;
 	/* The game protocol first: the default for clients that name none. */
 	static struct lws_protocols protocols[3];
 	struct lws_context_creation_info info;
 	struct lobby_config lobby_config;
 	struct lobby_random random = { server_random_fill, NULL };
-	struct lobby_sink sink = { game_ws_sink_send, &server };
+	struct lobby_sink sink = { game_ws_sink_send, game_ws_sink_record,
+				   &server };
 	char err[256];
 
 	config_init(&server.config);
@@ -163,12 +194,29 @@ int main(int argc, char **argv)
 		.board_size = server.config.board_size,
 		.rule = server.config.rule,
 		.full_board = server.config.full_board,
+		.reconnect_grace_ms =
+			(uint64_t)server.config.reconnect_grace * 1000,
 	};
-	if (lobby_init(&server.lobby, &lobby_config, random, sink)) {
-		log_error("cannot set up the lobby");
+	if (lobby_init(&server.lobby, &lobby_config, random, sink) ||
+	    peers_init(&server.peers)) {
+		log_error("cannot set up the lobby: out of memory");
 		return 1;
 	}
 	server.started_ms = server_now_ms();
+	server.store = store_open(server.config.db_path, err, sizeof(err));
+	if (!server.store) {
+		fprintf(stderr, "gomoku-server: %s\n", err);
+		goto out_release;
+	}
+	if (store_load_unfinished(server.store, server_restore_game, &server) ||
+	    store_commit(server.store))
+		log_warn("not every unfinished game could be restored");
+	if (server.lobby.stats.rooms)
+		log_info(
+			"restored %lu unfinished games; their players have %d s "
+			"to come back",
+			server.lobby.stats.rooms,
+			server.config.reconnect_grace);
 
 	mount_web = (struct lws_http_mount){
 		.mountpoint = "/",
@@ -177,8 +225,15 @@ int main(int argc, char **argv)
 		.def = "index.html",
 		.origin_protocol = LWSMPRO_FILE,
 	};
-	mount_healthz = (struct lws_http_mount){
+	mount_api = (struct lws_http_mount){
 		.mount_next = &mount_web,
+		.mountpoint = "/api/games",
+		.mountpoint_len = 10,
+		.origin = OPS_HTTP_PROTOCOL_NAME,
+		.origin_protocol = LWSMPRO_CALLBACK,
+	};
+	mount_healthz = (struct lws_http_mount){
+		.mount_next = &mount_api,
 		.mountpoint = "/healthz",
 		.mountpoint_len = 8,
 		.origin = OPS_HTTP_PROTOCOL_NAME,
@@ -210,8 +265,14 @@ int main(int argc, char **argv)
 	info.user = &server;
 	info.pcontext = &server.context;
 	info.signal_cb = server_signal;
-	info.timeout_secs = 10;
+	info.timeout_secs = (unsigned int)server.config.handshake_timeout;
+	info.timeout_secs_ah_idle =
+		(unsigned int)server.config.handshake_timeout;
 	info.max_http_header_data = 4096;
+	server_idle_policy.secs_since_valid_ping =
+		(uint16_t)server.config.ping_interval;
+	server_idle_policy.secs_since_valid_hangup =
+		(uint16_t)server.config.idle_timeout;
 	info.retry_and_idle_policy = &server_idle_policy;
 	info.options =
 		LWS_SERVER_OPTION_LIBUV |
@@ -224,8 +285,7 @@ int main(int argc, char **argv)
 		log_error("cannot listen on %s:%d",
 			  server.config.host ? server.config.host : "*",
 			  server.config.port);
-		lobby_release(&server.lobby);
-		return 1;
+		goto out_release;
 	}
 	log_info("gomoku-server %s listening on http://%s:%d/ (board %d, %s, "
 		 "full board: %s, web root %s)",
@@ -235,9 +295,19 @@ int main(int argc, char **argv)
 		 server.config.full_board == FULL_BOARD_DRAW ? "draw" : "back",
 		 server.config.web_root);
 
+	server_schedule_tick(&server);
+
 	lws_service(server.context, 0);
 	lws_context_destroy(server.context);
+	store_close(server.store);
 	lobby_release(&server.lobby);
+	peers_release(&server.peers);
 	log_info("stopped");
 	return 0;
+
+out_release:
+	store_close(server.store);
+	lobby_release(&server.lobby);
+	peers_release(&server.peers);
+	return 1;
 }

@@ -47,12 +47,13 @@ static void ops_render_healthz(const struct server *srv, struct ops_doc *doc)
 	ops_doc_printf(
 		doc,
 		"{\"status\":\"%s\",\"uptime\":%llu,\"connections\":%lu,"
-		"\"players_waiting\":%lu,\"rooms\":%lu,\"version\":\"%s\"}\n",
+		"\"players_waiting\":%lu,\"players_away\":%lu,"
+		"\"rooms\":%lu,\"version\":\"%s\"}\n",
 		srv->shutting_down ? "stopping" : "ok",
 		(unsigned long long)((server_now_ms() - srv->started_ms) /
 				     1000),
 		srv->metrics.connections, srv->lobby.stats.waiting,
-		srv->lobby.stats.rooms, GOMOKU_VERSION);
+		srv->lobby.stats.away, srv->lobby.stats.rooms, GOMOKU_VERSION);
 }
 
 static void ops_metric(struct ops_doc *doc, const char *name, const char *type,
@@ -75,6 +76,20 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 		   "Open WebSocket connections.", srv->metrics.connections);
 	ops_metric(doc, "gomoku_players_waiting", "gauge",
 		   "Players waiting for an opponent.", stats->waiting);
+	ops_metric(doc, "gomoku_tcp_connections", "gauge",
+		   "Open TCP connections (HTTP and WebSocket).",
+		   srv->metrics.tcp_connections);
+	ops_doc_printf(
+		doc,
+		"# HELP gomoku_connections_refused_total Connections refused at accept, by limit.\n"
+		"# TYPE gomoku_connections_refused_total counter\n"
+		"gomoku_connections_refused_total{limit=\"max_connections\"} %llu\n"
+		"gomoku_connections_refused_total{limit=\"max_per_ip\"} %llu\n",
+		srv->metrics.refused_max_total,
+		srv->metrics.refused_max_per_ip);
+	ops_metric(doc, "gomoku_players_away", "gauge",
+		   "Seats kept for players whose connection dropped.",
+		   stats->away);
 	ops_metric(doc, "gomoku_rooms_active", "gauge",
 		   "Rooms with a game in progress.", stats->rooms_live);
 	ops_metric(doc, "gomoku_matches_total", "counter",
@@ -106,6 +121,10 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 		   "WebSocket payload bytes received.", srv->metrics.bytes_in);
 	ops_metric(doc, "gomoku_bytes_out_total", "counter",
 		   "WebSocket payload bytes sent.", srv->metrics.bytes_out);
+	ops_metric(doc, "gomoku_store_commits_total", "counter",
+		   "Database batches committed.", srv->metrics.store_commits);
+	ops_metric(doc, "gomoku_store_errors_total", "counter",
+		   "Database writes that failed.", srv->metrics.store_errors);
 }
 
 /* Sends the status line and headers, then waits for WRITEABLE. */
@@ -127,13 +146,45 @@ static int ops_respond(struct lws *wsi, struct per_session_data__ops *pss,
 	return 0;
 }
 
+/* A fixed short answer, for errors. */
+static int ops_respond_text(struct lws *wsi, struct per_session_data__ops *pss,
+			    unsigned int status, const char *text)
+{
+	pss->len = strlen(text);
+	pss->body = malloc(LWS_PRE + pss->len);
+	if (!pss->body)
+		return -1;
+	memcpy(pss->body + LWS_PRE, text, pss->len);
+	return ops_respond(wsi, pss, status, "application/json");
+}
+
+/* GET /api/games/ID: a game's record from the store, for replays. */
+static int ops_game(struct lws *wsi, struct per_session_data__ops *pss,
+		    struct server *srv, const char *id)
+{
+	char canonical[UID_LEN + 1];
+
+	if (!protocol_check_uid(id, canonical))
+		return ops_respond_text(
+			wsi, pss, HTTP_STATUS_BAD_REQUEST,
+			"{\"error\":\"a game id is a UUID\"}\n");
+	pss->body = store_game_json(srv->store, canonical, LWS_PRE, &pss->len);
+	if (!pss->body)
+		return ops_respond_text(wsi, pss, HTTP_STATUS_NOT_FOUND,
+					"{\"error\":\"no such game\"}\n");
+	return ops_respond(wsi, pss, HTTP_STATUS_OK, "application/json");
+}
+
 static int ops_request(struct lws *wsi, struct per_session_data__ops *pss)
 {
 	struct server *srv = server_of(wsi);
 	struct ops_doc doc = { .len = 0 };
-	char path[32];
+	char path[64];
 	const char *mime;
 
+	if (lws_hdr_copy(wsi, path, sizeof(path), WSI_TOKEN_GET_URI) > 0 &&
+	    !strncmp(path, "/api/games/", 11))
+		return ops_game(wsi, pss, srv, path + 11);
 	doc.buf = malloc(LWS_PRE + OPS_BODY_MAX);
 	if (!doc.buf)
 		return -1;

@@ -14,7 +14,7 @@ void outqueue_init(struct outqueue *queue)
 	queue->bytes = 0;
 }
 
-int outqueue_push(struct outqueue *queue, char *buf, size_t len)
+int outqueue_push(struct outqueue *queue, char *buf, size_t len, uint64_t batch)
 {
 	struct outmsg *msg = malloc(sizeof(*msg));
 
@@ -25,6 +25,7 @@ int outqueue_push(struct outqueue *queue, char *buf, size_t len)
 	msg->next = NULL;
 	msg->buf = buf;
 	msg->len = len;
+	msg->batch = batch;
 	if (queue->tail)
 		queue->tail->next = msg;
 	else

@@ -8,12 +8,14 @@
 #define GOMOKU_OUTQUEUE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* One queued message. */
 struct outmsg {
 	struct outmsg *next; /* the message after this one */
 	char *buf;	     /* owned: headroom, then the payload */
 	size_t len;	     /* payload bytes after the headroom */
+	uint64_t batch;	     /* held until this store batch commits */
 };
 
 /* One of these per connection: FIFO of messages not yet written. */
@@ -28,10 +30,12 @@ void outqueue_init(struct outqueue *queue);
 
 /*
  * Appends buf (malloc'd; its payload of len bytes starts after the
- * transport's headroom). The queue owns buf from here on, also on failure.
+ * transport's headroom), to be written once store batch `batch` has
+ * committed (0: at once). The queue owns buf from here on, also on failure.
  * 0, or -ENOMEM.
  */
-int outqueue_push(struct outqueue *queue, char *buf, size_t len);
+int outqueue_push(struct outqueue *queue, char *buf, size_t len,
+		  uint64_t batch);
 
 /* The oldest message, or NULL. */
 struct outmsg *outqueue_peek(const struct outqueue *queue);

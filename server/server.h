@@ -13,15 +13,22 @@
 
 #include "config.h"
 #include "lobby.h"
+#include "peers.h"
+#include "store.h"
 
 /* Counters for /metrics beyond the lobby's own. */
 struct server_metrics {
-	unsigned long connections;	      /* open WebSocket connections */
-	unsigned long long messages_in;	      /* complete client messages */
-	unsigned long long messages_out;      /* messages written */
-	unsigned long long bytes_in;	      /* payload bytes received */
-	unsigned long long bytes_out;	      /* payload bytes written */
-	unsigned long long errors[ERR_COUNT]; /* refusals, by code */
+	unsigned long connections;	       /* open WebSocket connections */
+	unsigned long tcp_connections;	       /* open TCP connections */
+	unsigned long long refused_max_total;  /* refused: --max-connections */
+	unsigned long long refused_max_per_ip; /* refused: --max-per-ip */
+	unsigned long long messages_in;	       /* complete client messages */
+	unsigned long long messages_out;       /* messages written */
+	unsigned long long bytes_in;	       /* payload bytes received */
+	unsigned long long bytes_out;	       /* payload bytes written */
+	unsigned long long errors[ERR_COUNT];  /* refusals, by code */
+	unsigned long long store_errors;       /* database writes refused */
+	unsigned long long store_commits;      /* batches committed */
 };
 
 /* One of these per process. */
@@ -29,11 +36,19 @@ struct server {
 	struct server_config config; /* settings */
 	struct lws_context *context; /* NULL once destroyed */
 	struct lobby lobby;	     /* players and rooms */
+	struct store *store;	     /* the games database */
+	struct peers peers;	     /* connections per client address */
+	struct peer *accepted_peer;  /* accepted, not yet tied to its wsi */
 	struct server_metrics metrics;
 	uint64_t started_ms;		     /* monotonic clock at start */
 	struct lws_dll2_owner sessions;	     /* every WebSocket session */
+	struct lws_dll2_owner held;	     /* sessions with messages waiting
+					      * for the batch to commit */
+	uint64_t batches_committed;	     /* store batches made durable */
 	bool shutting_down;		     /* SIGTERM/SIGINT seen */
 	lws_sorted_usec_list_t shutdown_sul; /* shutdown deadline and poll */
+	lws_sorted_usec_list_t commit_sul;   /* commits the store batch */
+	lws_sorted_usec_list_t tick_sul;     /* reconnect grace deadlines */
 };
 
 /* The server of the context wsi belongs to. */
@@ -44,5 +59,14 @@ static inline struct server *server_of(struct lws *wsi)
 
 /* Milliseconds of the monotonic clock. */
 uint64_t server_now_ms(void);
+
+/* Milliseconds since the epoch, for the database. */
+int64_t server_unix_ms(void);
+
+/*
+ * Runs the lobby's reconnect-grace deadlines that are due and schedules
+ * the next one.
+ */
+void server_schedule_tick(struct server *srv);
 
 #endif

@@ -4,7 +4,9 @@
 import { describe, it, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer, stopAll, runServerOnce, freePort, webRoot, HOST } from './lib/server.mjs';
+import {
+	startServer, stopAll, runServerOnce, freePort, webRoot, HOST, scratchDb,
+} from './lib/server.mjs';
 import {
 	connectPlayer, connectWaiting, connectPair, closeAllClients, uuid,
 } from './lib/client.mjs';
@@ -113,7 +115,8 @@ describe('lifecycle', () => {
 			const server = await start({
 				hostAndPort: false,
 				port,
-				env: { GOMOKU_HOST: HOST, GOMOKU_PORT: String(port), GOMOKU_WEB_ROOT: webRoot },
+				env: { GOMOKU_HOST: HOST, GOMOKU_PORT: String(port), GOMOKU_WEB_ROOT: webRoot,
+					GOMOKU_DB: scratchDb() },
 			});
 			const health = await server.health();
 			assert.equal(typeof health.uptime, 'number');

@@ -157,7 +157,7 @@ static int setup_lobby(void **state, int size, enum full_board full_board)
 			 "%08x-aaaa-4bbb-8ccc-%012x", 0xa0000000u + i, i);
 	if (lobby_init(&f->lobby, &config,
 		       (struct lobby_random){ fill_random, f },
-		       (struct lobby_sink){ record_event, f })) {
+		       (struct lobby_sink){ record_event, NULL, f })) {
 		free(f);
 		return -1;
 	}
@@ -197,7 +197,7 @@ static struct lobby_player *join(struct fixture *f, int i, const char *name)
 {
 	struct lobby_player *player;
 
-	player = lobby_connect(&f->lobby, f->uids[i], name, conn(f, i));
+	player = lobby_connect(&f->lobby, f->uids[i], name, conn(f, i), 0);
 	if (!player)
 		fail_msg("player %d could not connect", i);
 	return player;
@@ -323,7 +323,7 @@ static void init_refuses_a_bad_config(void **state)
 {
 	struct lobby_config config = { .board_size = 4 };
 	struct lobby_random random = { fill_random, NULL };
-	struct lobby_sink sink = { record_event, NULL };
+	struct lobby_sink sink = { record_event, NULL, NULL };
 	struct lobby lobby;
 
 	(void)state;
@@ -335,7 +335,7 @@ static void init_refuses_a_bad_config(void **state)
 			      (struct lobby_random){ NULL, NULL }, sink),
 		   -EINVAL);
 	expect_int(lobby_init(&lobby, &config, random,
-			      (struct lobby_sink){ NULL, NULL }),
+			      (struct lobby_sink){ NULL, NULL, NULL }),
 		   -EINVAL);
 	expect_int(lobby_init(&lobby, &config, random, sink), 0);
 	lobby_release(&lobby);
@@ -413,8 +413,8 @@ static void an_even_random_byte_makes_the_first_in_line_front(void **state)
 				 coins[i], role_name(p0->role));
 		assert_ptr_equal(p0->room->seats[ROLE_FRONT], p0);
 		assert_ptr_equal(p0->room->seats[ROLE_BACK], p1);
-		lobby_disconnect(&f->lobby, p0);
-		lobby_disconnect(&f->lobby, p1);
+		lobby_disconnect(&f->lobby, p0, false, 0);
+		lobby_disconnect(&f->lobby, p1, false, 0);
 	}
 }
 
@@ -437,8 +437,8 @@ static void an_odd_random_byte_makes_the_first_in_line_back(void **state)
 		expect_int(f->records[f->count - 2].role, ROLE_FRONT);
 		expect_event(f, f->count - 1, 0, EVENT_ROLE);
 		expect_int(f->records[f->count - 1].role, ROLE_BACK);
-		lobby_disconnect(&f->lobby, p0);
-		lobby_disconnect(&f->lobby, p1);
+		lobby_disconnect(&f->lobby, p0, false, 0);
+		lobby_disconnect(&f->lobby, p1, false, 0);
 	}
 }
 
@@ -544,7 +544,7 @@ static void moves_in_one_room_never_reach_another_room(void **state)
 	play(f, p[0], 4, 0);
 	play(f, p[1], 9, 9);
 	lobby_request(&f->lobby, p[0], &ping);
-	lobby_disconnect(&f->lobby, p[1]);
+	lobby_disconnect(&f->lobby, p[1], false, 0);
 	for (i = 0; i < f->count; i++)
 		if (f->records[i].conn == conn(f, 2) ||
 		    f->records[i].conn == conn(f, 3))
@@ -793,7 +793,7 @@ static void a_waiting_player_who_leaves_is_never_matched(void **state)
 	struct lobby_player *p0, *p1, *p2;
 
 	p0 = join(f, 0, NULL);
-	lobby_disconnect(&f->lobby, p0);
+	lobby_disconnect(&f->lobby, p0, false, 0);
 	expect_events(f, 1);
 	expect_stats(f, 0, 0, 0, 0, 0, 0);
 	assert_null(f->lobby.queue_head);
@@ -817,7 +817,7 @@ static void leaving_a_live_game_sends_forfeit_then_disconnect(void **state)
 	pair(f, &p0, &p1, 0);
 	play(f, p0, 7, 7);
 	forget_records(f);
-	lobby_disconnect(&f->lobby, p0);
+	lobby_disconnect(&f->lobby, p0, false, 0);
 	expect_events(f, 2);
 	expect_event(f, 0, 1, EVENT_WINNER);
 	expect_int(f->records[0].winner, WINNER_BACK);
@@ -831,7 +831,7 @@ static void leaving_a_live_game_sends_forfeit_then_disconnect(void **state)
 	assert_null(lobby_find(&f->lobby, f->uids[0]));
 
 	expect_refusal(f, p1, &move, ERR_GAME_OVER);
-	lobby_disconnect(&f->lobby, p1);
+	lobby_disconnect(&f->lobby, p1, false, 0);
 	expect_events(f, 0);
 	expect_stats(f, 0, 0, 0, 0, 1, 1);
 	expect_int(f->lobby.stats.games_finished[REASON_FORFEIT], 1);
@@ -850,14 +850,14 @@ static void leaving_after_the_game_is_over_sends_only_disconnect(void **state)
 	}
 	play(f, p0, 4, 0);
 	forget_records(f);
-	lobby_disconnect(&f->lobby, p1);
+	lobby_disconnect(&f->lobby, p1, false, 0);
 	expect_events(f, 1);
 	expect_event(f, 0, 0, EVENT_DISCONNECT);
 	expect_int(f->lobby.stats.games_finished[REASON_FORFEIT], 0);
 	expect_int(f->lobby.stats.games_finished[REASON_FIVE], 1);
 	expect_stats(f, 1, 0, 1, 0, 1, 9);
 	forget_records(f);
-	lobby_disconnect(&f->lobby, p0);
+	lobby_disconnect(&f->lobby, p0, false, 0);
 	expect_events(f, 0);
 	expect_stats(f, 0, 0, 0, 0, 1, 9);
 }
@@ -870,8 +870,8 @@ static void players_who_leave_and_return_are_matched_anew(void **state)
 
 	pair(f, &p0, &p1, 0);
 	snprintf(first_room, sizeof(first_room), "%s", p0->room->id);
-	lobby_disconnect(&f->lobby, p0);
-	lobby_disconnect(&f->lobby, p1);
+	lobby_disconnect(&f->lobby, p0, false, 0);
+	lobby_disconnect(&f->lobby, p1, false, 0);
 	script_match(f, 0x22, 1);
 	p1 = join(f, 1, NULL);
 	p0 = join(f, 0, NULL);
@@ -895,7 +895,7 @@ static void the_same_uid_takes_over_with_role_and_board(void **state)
 	forget_records(f);
 	stats = f->lobby.stats;
 	again = lobby_connect(&f->lobby, f->uids[0], "zero again",
-			      conn(f, 100));
+			      conn(f, 100), 0);
 	assert_ptr_equal(again, p0);
 	expect_events(f, 3);
 	expect_event(f, 0, 0, EVENT_REPLACED);
@@ -924,7 +924,7 @@ static void a_takeover_before_any_move_gets_role_only(void **state)
 	struct lobby_player *p0, *p1;
 
 	pair(f, &p0, &p1, 1);
-	lobby_connect(&f->lobby, f->uids[1], "one", conn(f, 101));
+	lobby_connect(&f->lobby, f->uids[1], "one", conn(f, 101), 0);
 	expect_events(f, 2);
 	expect_event(f, 0, 1, EVENT_REPLACED);
 	expect_event(f, 1, 101, EVENT_ROLE);
@@ -945,7 +945,7 @@ static void a_takeover_of_a_finished_game_gets_the_winner(void **state)
 	}
 	play(f, p0, 4, 0);
 	forget_records(f);
-	lobby_connect(&f->lobby, f->uids[1], "", conn(f, 101));
+	lobby_connect(&f->lobby, f->uids[1], "", conn(f, 101), 0);
 	expect_events(f, 4);
 	expect_event(f, 0, 1, EVENT_REPLACED);
 	expect_event(f, 1, 101, EVENT_ROLE);
@@ -963,7 +963,7 @@ static void a_takeover_of_a_waiting_seat_keeps_waiting(void **state)
 
 	p0 = join(f, 0, "zero");
 	forget_records(f);
-	again = lobby_connect(&f->lobby, f->uids[0], "", conn(f, 100));
+	again = lobby_connect(&f->lobby, f->uids[0], "", conn(f, 100), 0);
 	assert_ptr_equal(again, p0);
 	expect_events(f, 2);
 	expect_event(f, 0, 0, EVENT_REPLACED);
@@ -985,9 +985,9 @@ static void a_seat_taken_over_then_left_forfeits_once(void **state)
 	struct lobby_player *p0, *p1;
 
 	pair(f, &p0, &p1, 0);
-	lobby_connect(&f->lobby, f->uids[0], NULL, conn(f, 100));
+	lobby_connect(&f->lobby, f->uids[0], NULL, conn(f, 100), 0);
 	forget_records(f);
-	lobby_disconnect(&f->lobby, p0);
+	lobby_disconnect(&f->lobby, p0, false, 0);
 	expect_events(f, 2);
 	expect_event(f, 0, 1, EVENT_WINNER);
 	expect_event(f, 1, 1, EVENT_DISCONNECT);
@@ -1011,9 +1011,9 @@ static void no_event_to_anyone_carries_a_whole_uid(void **state)
 	}
 	play(f, p[0], 4, 0);
 	lobby_request(&f->lobby, p[1], &bad);
-	lobby_connect(&f->lobby, f->uids[2], "back", conn(f, 102));
-	lobby_disconnect(&f->lobby, p[3]);
-	lobby_disconnect(&f->lobby, p[0]);
+	lobby_connect(&f->lobby, f->uids[2], "back", conn(f, 102), 0);
+	lobby_disconnect(&f->lobby, p[3], false, 0);
+	lobby_disconnect(&f->lobby, p[0], false, 0);
 	expect_no_uid_sent(f, 4);
 }
 
@@ -1038,7 +1038,8 @@ static void the_seat_table_grows_and_finds_1000_players(void **state)
 
 	/* Leave in an order unrelated to the joins: 7 is prime to 1000. */
 	for (i = 0; i < MAX_UIDS; i++)
-		lobby_disconnect(&f->lobby, players[(i * 7) % MAX_UIDS]);
+		lobby_disconnect(&f->lobby, players[(i * 7) % MAX_UIDS], false,
+				 0);
 	for (i = 0; i < MAX_UIDS; i++)
 		if (lobby_find(&f->lobby, f->uids[i]))
 			fail_msg("player %d found after leaving", i);
@@ -1058,7 +1059,7 @@ static void release_frees_every_seat_and_room_without_sending(void **state)
 	for (i = 0; i < 5; i++)
 		p[i] = join(f, i, NULL);
 	play(f, p[0], 7, 7);
-	lobby_disconnect(&f->lobby, p[3]); /* room B half empty */
+	lobby_disconnect(&f->lobby, p[3], false, 0); /* room B half empty */
 	sent = f->count;
 	lobby_release(&f->lobby);
 	f->released = true;

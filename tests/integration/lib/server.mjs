@@ -16,6 +16,9 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import http from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 const testsDir = new URL('../../', import.meta.url);
 
@@ -129,6 +132,36 @@ export function runServerOnce(args, { env = {}, timeoutMs = 5000 } = {}) {
 			resolve({ code, signal, stdout, stderr });
 		});
 	});
+}
+
+// A fresh database per server, in one temporary directory per test
+// process that is removed when it exits.
+let scratchDir = null;
+let scratchCount = 0;
+process.on('exit', () => {
+	if (scratchDir)
+		fs.rmSync(scratchDir, { recursive: true, force: true });
+});
+
+/** A path for a new, empty SQLite database. */
+export function scratchDb() {
+	if (!scratchDir)
+		scratchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gomoku-test-'));
+	scratchCount += 1;
+	return path.join(scratchDir, `games-${scratchCount}.db`);
+}
+
+/**
+ * The flags every test server starts with, before the test's own (a later
+ * flag wins): its own database, and the limits of a public server lifted
+ * so that one test process may open many connections from 127.0.0.1 and
+ * send moves at full speed. The reconnect grace is 0 unless a test asks
+ * for one, so a closed socket forfeits at once. The hardening tests set
+ * the limits they test explicitly.
+ */
+function baseArgs() {
+	return ['--db', scratchDb(), '--reconnect-grace', '0', '--max-per-ip', '0',
+		'--rate-burst', '100000', '--rate-per-second', '100000'];
 }
 
 /** One running gomoku-server process. */
@@ -360,7 +393,8 @@ export async function startServer({ args = [], env = {}, hostAndPort = true, por
 	for (let attempt = 0; attempt < 3; attempt++) {
 		const chosenPort = hostAndPort ? await freePort() : port;
 		const fullArgs = hostAndPort
-			? ['--port', String(chosenPort), '--host', HOST, '--web-root', webRoot, ...args]
+			? ['--port', String(chosenPort), '--host', HOST, '--web-root', webRoot,
+				...baseArgs(), ...args]
 			: args;
 		const child = spawn(serverBin, fullArgs, {
 			env: serverEnv(env),

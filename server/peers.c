@@ -1,0 +1,87 @@
+/*
+ * peers.c - a chained hash table of client addresses.
+ */
+#include "peers.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PEERS_BUCKETS 4096 /* fixed: a chain per bucket stays short */
+
+int peers_init(struct peers *peers)
+{
+	peers->buckets = calloc(PEERS_BUCKETS, sizeof(*peers->buckets));
+	if (!peers->buckets)
+		return -ENOMEM;
+	peers->bucket_count = PEERS_BUCKETS;
+	peers->count = 0;
+	return 0;
+}
+
+void peers_release(struct peers *peers)
+{
+	for (size_t i = 0; i < peers->bucket_count; i++) {
+		struct peer *peer = peers->buckets[i], *next;
+
+		for (; peer; peer = next) {
+			next = peer->next;
+			free(peer);
+		}
+	}
+	free(peers->buckets);
+	peers->buckets = NULL;
+	peers->count = 0;
+}
+
+/* FNV-1a of the address text. */
+static struct peer **peers_bucket(struct peers *peers, const char *address)
+{
+	uint32_t hash = 2166136261u;
+
+	while (*address) {
+		hash ^= (unsigned char)*address++;
+		hash *= 16777619u;
+	}
+	return &peers->buckets[hash & (peers->bucket_count - 1)];
+}
+
+struct peer *peers_get(struct peers *peers, const char *address,
+		       unsigned int limit)
+{
+	struct peer **bucket = peers_bucket(peers, address);
+	struct peer *peer;
+
+	for (peer = *bucket; peer; peer = peer->next)
+		if (!strcmp(peer->address, address))
+			break;
+	if (!peer) {
+		peer = calloc(1, sizeof(*peer));
+		if (!peer)
+			return NULL;
+		snprintf(peer->address, sizeof(peer->address), "%s", address);
+		peer->next = *bucket;
+		*bucket = peer;
+		peers->count++;
+	}
+	if (limit && peer->connections >= limit)
+		return NULL;
+	peer->connections++;
+	return peer;
+}
+
+void peers_put(struct peers *peers, struct peer *peer)
+{
+	struct peer **link;
+
+	if (!peer || --peer->connections)
+		return;
+	link = peers_bucket(peers, peer->address);
+	while (*link != peer)
+		link = &(*link)->next;
+	*link = peer->next;
+	free(peer);
+	peers->count--;
+}

@@ -1,0 +1,47 @@
+/*
+ * peers.h - open connections counted per client address, for the
+ * per-address connection limit (libwebsockets 4.1 as Debian builds it has
+ * none of its own).
+ *
+ * A struct peer lives while its address has connections; callers hold a
+ * pointer per connection and give it back with peers_release().
+ */
+#ifndef GOMOKU_PEERS_H
+#define GOMOKU_PEERS_H
+
+#include <stddef.h>
+
+#define PEER_ADDRESS_MAX 64 /* an IPv6 address in text, with room */
+
+/* One of these per client address with open connections. */
+struct peer {
+	char address[PEER_ADDRESS_MAX]; /* as text, e.g. "192.0.2.7" */
+	unsigned int connections;	/* open connections from it */
+	struct peer *next;		/* hash chain */
+};
+
+/* One of these per server. */
+struct peers {
+	struct peer **buckets; /* chains by address hash */
+	size_t bucket_count;   /* power of two */
+	size_t count;	       /* addresses with connections */
+};
+
+/* 0, or -ENOMEM. */
+int peers_init(struct peers *peers);
+
+/* Frees every entry. */
+void peers_release(struct peers *peers);
+
+/*
+ * Counts one more connection from address, unless it already has limit
+ * (limit 0: no limit). Returns the entry to hand back to peers_put(), or
+ * NULL when over the limit or out of memory.
+ */
+struct peer *peers_get(struct peers *peers, const char *address,
+		       unsigned int limit);
+
+/* Counts one connection less; frees the entry at zero. */
+void peers_put(struct peers *peers, struct peer *peer);
+
+#endif

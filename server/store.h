@@ -1,0 +1,68 @@
+/*
+ * store.h - the SQLite journal of games: every room, every accepted move
+ * and every result, so that a restart loses no game and finished games
+ * can be replayed.
+ *
+ * Writes go into a batch (one transaction, opened by the first write) that
+ * the server commits once per event loop turn with store_commit(); what
+ * players are told about a write must wait for that commit. The database
+ * is in WAL mode with synchronous=NORMAL: a committed move survives the
+ * process being killed.
+ */
+#ifndef GOMOKU_STORE_H
+#define GOMOKU_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lobby.h"
+
+struct store;
+
+/*
+ * Opens (creating when needed) the database at path. NULL on failure,
+ * with one line saying why in err.
+ */
+struct store *store_open(const char *path, char *err, size_t err_size);
+
+/* Commits what is pending and closes the database. NULL is a no-op. */
+void store_close(struct store *store);
+
+/* Journals a new room (its players, by uid and name, and settings). */
+int store_room_opened(struct store *store, const struct lobby_room *room,
+		      int64_t now_unix_ms);
+
+/* Journals the room's last move. */
+int store_move(struct store *store, const struct lobby_room *room);
+
+/* Journals the room's result. */
+int store_game_over(struct store *store, const struct lobby_room *room,
+		    int64_t now_unix_ms);
+
+/* True while a batch has writes not yet committed. */
+bool store_batch_pending(const struct store *store);
+
+/* Commits the batch; 0, or -1 (logged) when the database refused. */
+int store_commit(struct store *store);
+
+/*
+ * Calls restore(ctx, saved) for every unfinished game, in the order they
+ * started; a game restore() refuses (returns non-zero) is closed in the
+ * database as abandoned. 0, or -1 on a database error.
+ */
+int store_load_unfinished(struct store *store,
+			  int (*restore)(void *ctx,
+					 const struct lobby_saved_game *saved),
+			  void *ctx);
+
+/*
+ * The JSON document of game id (a canonical UUID) for GET /api/games/ID:
+ * settings, players' names (never uids), moves and result. A malloc'd
+ * buffer with headroom bytes in front of *len bytes of text, or NULL when
+ * there is no such game (or on error).
+ */
+char *store_game_json(struct store *store, const char *id, size_t headroom,
+		      size_t *len);
+
+#endif
