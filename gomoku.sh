@@ -12,7 +12,7 @@ set -eu
 # game; the test set adds the unit test framework and the integration test
 # runner. `run` and `build` need the first; `test` needs both.
 RUN_PACKAGES="build-essential cmake pkg-config libwebsockets-dev \
-libwebsockets-evlib-uv libcjson-dev uuid-dev ca-certificates"
+libwebsockets-evlib-uv libcjson-dev uuid-dev libsqlite3-dev ca-certificates"
 TEST_PACKAGES="libcmocka-dev nodejs npm"
 
 BUILD_DIR=build
