@@ -377,8 +377,15 @@ static void lobby_resume(struct lobby *lobby, struct lobby_player *player,
 	game = &player->room->game;
 	opponent = player->room->seats[role_other(player->role)];
 	lobby_send_role(lobby, player);
-	if (game->moves_played > 0)
-		lobby_send_game(lobby, player, EVENT_BOARD);
+	if (game->moves_played > 0) {
+		struct event ev = {
+			.type = EVENT_BOARD,
+			.game = game,
+			.resume = true,
+		};
+
+		lobby_send(lobby, player, &ev);
+	}
 	if (game_is_over(game))
 		lobby_send_game(lobby, player, EVENT_WINNER);
 	if (!opponent) {

@@ -220,8 +220,8 @@ enum error_code protocol_parse(const char *text, size_t len, int board_size,
 			       struct request *req, const char **message)
 {
 	enum error_code code;
+	const char *end = NULL;
 	cJSON *root;
-	char *copy;
 
 	*message = "";
 	memset(req, 0, sizeof(*req));
@@ -233,20 +233,14 @@ enum error_code protocol_parse(const char *text, size_t len, int board_size,
 		*message = "message contains a NUL character";
 		return ERR_BAD_JSON;
 	}
-	/*
-	 * cJSON wants a NUL-terminated string to insist that nothing but
-	 * white space follows the object.
-	 */
-	copy = malloc(len + 1);
-	if (!copy) {
-		*message = "out of memory";
-		return ERR_BAD_JSON;
+	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	/* Nothing but white space may follow the object. */
+	while (root && end < text + len && strchr(" \t\r\n", *end))
+		end++;
+	if (root && end != text + len) {
+		cJSON_Delete(root);
+		root = NULL;
 	}
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	root = cJSON_ParseWithOpts(copy, NULL, 1);
-	free(copy);
-
 	if (!root) {
 		*message = "message is not valid JSON";
 		return ERR_BAD_JSON;
@@ -307,44 +301,91 @@ static bool protocol_encode_role(cJSON *root, const struct event *ev)
 	       cJSON_AddStringToObject(opponent, "name", ev->opponent_name);
 }
 
-static bool protocol_encode_board(cJSON *root, const struct event *ev)
-{
-	const struct game *game = ev->game;
-	const struct board *board;
-	enum role next = ROLE_FRONT;
-	cJSON *content;
-	cJSON *cell;
-	cJSON *move;
-	int i;
+/* A cursor over a caller's buffer; overflow sticks. */
+struct protocol_out {
+	char *at;      /* next byte to write */
+	char *end;     /* one past the last usable byte (NUL room kept) */
+	bool overflow; /* something did not fit */
+};
 
-	if (!game)
-		return false;
-	board = &game->board;
-	content = cJSON_AddArrayToObject(root, "content");
-	if (!content)
-		return false;
-	for (i = 0; i < board->size * board->size; i++) {
-		/* The names are static: reference them, do not copy them. */
-		cell = cJSON_CreateStringReference(
-			role_name((enum role)board->cells[i]));
-		if (!cell)
-			return false;
-		cJSON_AddItemToArray(content, cell);
+static void protocol_out_bytes(struct protocol_out *out, const char *bytes,
+			       size_t len)
+{
+	if (out->overflow || (size_t)(out->end - out->at) < len) {
+		out->overflow = true;
+		return;
 	}
+	memcpy(out->at, bytes, len);
+	out->at += len;
+}
+
+static void protocol_out_str(struct protocol_out *out, const char *text)
+{
+	protocol_out_bytes(out, text, strlen(text));
+}
+
+/* A non-negative integer below 10^9 (coordinates, counts). */
+static void protocol_out_uint(struct protocol_out *out, unsigned int value)
+{
+	char digits[12];
+	int n = 0;
+
+	do {
+		digits[sizeof(digits) - 1 - n++] = (char)('0' + value % 10);
+		value /= 10;
+	} while (value && n < 10);
+	protocol_out_bytes(out, digits + sizeof(digits) - n, (size_t)n);
+}
+
+size_t protocol_write_board(const struct game *game, bool content, char *buf,
+			    size_t size)
+{
+	/* The content cells, quoted, with the comma that follows them. */
+	static const char *const cells[] = {
+		[ROLE_NONE] = "\"\",",
+		[ROLE_FRONT] = "\"front\",",
+		[ROLE_BACK] = "\"back\",",
+	};
+	static const size_t cell_len[] = { 3, 8, 7 };
+	struct protocol_out out = { buf, buf + size - 1, size == 0 };
+	const struct board *board = &game->board;
+	enum role next = ROLE_FRONT;
+	int i, count = board->size * board->size;
+
 	if (game->moves_played > 0)
 		next = role_other(game->last_mover);
-	if (!cJSON_AddStringToObject(root, "role", role_name(next)))
-		return false;
-	if (game->moves_played > 0) {
-		move = protocol_add_cell(root, "move", game->last_move.x,
-					 game->last_move.y);
-		if (!move)
-			return false;
-		if (!cJSON_AddStringToObject(move, "role",
-					     role_name(game->last_mover)))
-			return false;
+	protocol_out_str(&out, "{\"type\":\"board\",");
+	if (content) {
+		protocol_out_str(&out, "\"content\":[");
+		for (i = 0; i < count; i++) {
+			uint8_t cell = board->cells[i] <= ROLE_BACK ?
+					       board->cells[i] :
+					       ROLE_NONE;
+
+			protocol_out_bytes(&out, cells[cell], cell_len[cell]);
+		}
+		out.at -= !out.overflow; /* the last comma */
+		protocol_out_str(&out, "],");
 	}
-	return cJSON_AddNumberToObject(root, "moves", game->moves_played);
+	protocol_out_str(&out, "\"role\":\"");
+	protocol_out_str(&out, role_name(next));
+	protocol_out_str(&out, "\",");
+	if (game->moves_played > 0) {
+		protocol_out_str(&out, "\"move\":{\"x\":");
+		protocol_out_uint(&out, (unsigned int)game->last_move.x);
+		protocol_out_str(&out, ",\"y\":");
+		protocol_out_uint(&out, (unsigned int)game->last_move.y);
+		protocol_out_str(&out, ",\"role\":\"");
+		protocol_out_str(&out, role_name(game->last_mover));
+		protocol_out_str(&out, "\"},");
+	}
+	protocol_out_str(&out, "\"moves\":");
+	protocol_out_uint(&out, (unsigned int)game->moves_played);
+	protocol_out_str(&out, "}");
+	if (out.overflow)
+		return 0;
+	*out.at = '\0';
+	return (size_t)(out.at - buf);
 }
 
 static bool protocol_encode_winner(cJSON *root, const struct event *ev)
@@ -410,8 +451,6 @@ static bool protocol_encode_fields(cJSON *root, const struct event *ev)
 		return protocol_encode_welcome(root, ev);
 	case EVENT_ROLE:
 		return protocol_encode_role(root, ev);
-	case EVENT_BOARD:
-		return protocol_encode_board(root, ev);
 	case EVENT_WINNER:
 		return protocol_encode_winner(root, ev);
 	case EVENT_DISCONNECT:
@@ -443,6 +482,20 @@ char *protocol_encode(const struct event *ev, size_t headroom, size_t *len)
 
 	if (!type)
 		return NULL;
+	if (ev->type == EVENT_BOARD) {
+		size_t cap = PROTOCOL_BOARD_TEXT_MAX(ev->game->board.size);
+
+		buffer = malloc(headroom + cap);
+		if (buffer) {
+			*len = protocol_write_board(ev->game, !ev->compact,
+						    buffer + headroom, cap);
+			if (!*len) {
+				free(buffer);
+				buffer = NULL;
+			}
+		}
+		return buffer;
+	}
 	root = cJSON_CreateObject();
 	if (!root)
 		return NULL;

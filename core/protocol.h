@@ -105,6 +105,10 @@ struct event {
 	enum error_code code;	   /* ERROR */
 	const char *text;	   /* ERROR message, DISCONNECT text */
 	int seconds;		   /* OPPONENT_AWAY: how long the seat waits */
+	bool resume;		   /* BOARD: the whole position for a returning
+				    * player: never compact */
+	bool compact;		   /* BOARD: leave content out (set by the
+				    * transport for updates=move clients) */
 };
 
 /*
@@ -117,6 +121,19 @@ struct event {
  * next), move ({x, y, role} of the last move, when there is one) and moves.
  */
 char *protocol_encode(const struct event *ev, size_t headroom, size_t *len);
+
+/* The longest board message text for a board of size, content and all. */
+#define PROTOCOL_BOARD_TEXT_MAX(size) ((size_t)(size) * (size_t)(size)*8 + 128)
+
+/*
+ * Writes the board message of game into buf (size bytes, NUL-terminated)
+ * by hand: the hot path of the server, with no allocation. With content
+ * false the message leaves out `content` (the compact form that clients
+ * asking for updates=move get). Returns the text length, 0 when it does
+ * not fit.
+ */
+size_t protocol_write_board(const struct game *game, bool content, char *buf,
+			    size_t size);
 
 /*
  * Checks a uid in canonical 8-4-4-4-12 hex form, any case, and writes its

@@ -39,6 +39,7 @@ struct per_session_data__gomoku {
 	unsigned int rx_pieces;	     /* pieces of it so far */
 	bool rx_binary;		     /* it came in binary frames */
 	bool leaving;		     /* the client closed with 1000 */
+	bool compact;		     /* updates=move: boards without content */
 	double tokens;		     /* rate limit: messages it may send */
 	uint64_t tokens_ms;	     /* when tokens was last topped up */
 	unsigned int rate_strikes;   /* messages refused in a row */
@@ -59,18 +60,82 @@ static void session_close_after_flush(struct per_session_data__gomoku *pss,
 	lws_callback_on_writable(pss->wsi);
 }
 
+/*
+ * Encodes ev for a client that wants compact boards or not, into a shared
+ * buffer the caller owns a reference of. The board and winner messages
+ * both players of a room get are encoded once per lobby step: they are
+ * kept in srv->encoded until game_ws_lobby_done(). NULL on out of memory.
+ */
+static struct outbuf *session_encode(struct server *srv, const struct event *ev,
+				     bool compact)
+{
+	bool shared = ev->type == EVENT_BOARD || ev->type == EVENT_WINNER;
+	struct outbuf *buf;
+	size_t len;
+	char *text;
+
+	compact = compact && ev->type == EVENT_BOARD && !ev->resume;
+	for (unsigned int i = 0; shared && i < srv->encoded_count; i++) {
+		struct encoded_msg *slot = &srv->encoded[i];
+
+		if (slot->type == ev->type && slot->game == ev->game &&
+		    slot->compact == compact) {
+			slot->buf->refs++;
+			return slot->buf;
+		}
+	}
+	if (ev->type == EVENT_BOARD) {
+		buf = outbuf_new(compact ? OUTBUF_SMALL :
+					   PROTOCOL_BOARD_TEXT_MAX(
+						   ev->game->board.size));
+		if (!buf)
+			return NULL;
+		buf->len = protocol_write_board(
+			ev->game, !compact, outbuf_payload(buf), buf->cap + 1);
+	} else {
+		text = protocol_encode(ev, 0, &len);
+		if (!text)
+			return NULL;
+		buf = outbuf_new(len);
+		if (buf) {
+			memcpy(outbuf_payload(buf), text, len);
+			buf->len = len;
+		}
+		free(text);
+		if (!buf)
+			return NULL;
+	}
+	if (shared && srv->encoded_count < SERVER_ENCODE_CACHE) {
+		srv->encoded[srv->encoded_count++] = (struct encoded_msg){
+			.type = ev->type,
+			.game = ev->game,
+			.compact = compact,
+			.buf = buf,
+		};
+		buf->refs++;
+	}
+	return buf;
+}
+
+void game_ws_lobby_done(struct server *srv)
+{
+	while (srv->encoded_count)
+		outbuf_put(srv->encoded[--srv->encoded_count].buf);
+}
+
 /* Encodes ev and queues it; drops a session that stopped reading. */
 static void session_queue(struct server *srv,
 			  struct per_session_data__gomoku *pss,
 			  const struct event *ev)
 {
 	uint64_t batch = 0;
+	struct outbuf *buf;
 	size_t len;
-	char *buf;
 
 	if (pss->close_code)
 		return;
-	buf = protocol_encode(ev, LWS_PRE, &len);
+	buf = session_encode(srv, ev, pss->compact);
+	len = buf ? buf->len : 0;
 	if (!buf) {
 		log_error("out of memory encoding a message for uid=%.8s",
 			  pss->uid);
@@ -80,7 +145,7 @@ static void session_queue(struct server *srv,
 		return;
 	}
 	if (pss->out.bytes + len > GAME_WS_MAX_QUEUED) {
-		free(buf);
+		outbuf_put(buf);
 		log_warn("dropping uid=%.8s: %zu bytes unsent", pss->uid,
 			 pss->out.bytes);
 		session_close_after_flush(
@@ -90,12 +155,14 @@ static void session_queue(struct server *srv,
 	/* What the open batch journals is told only once it is durable. */
 	if (srv->store && store_batch_pending(srv->store))
 		batch = srv->batches_committed + 1;
-	if (outqueue_push(&pss->out, buf, len, batch)) {
+	if (outqueue_push(&pss->out, buf, batch)) {
+		outbuf_put(buf);
 		session_close_after_flush(pss,
 					  LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
 					  "out of memory");
 		return;
 	}
+	outbuf_put(buf);
 	if (ev->type == EVENT_ERROR)
 		srv->metrics.errors[ev->code]++;
 	if (batch) {
@@ -337,6 +404,11 @@ static int session_open(struct server *srv,
 		return 0;
 	}
 
+	/* updates=move: board messages without content (the hot path). */
+	if (session_query_arg(wsi, "updates", name_arg, sizeof(name_arg)) > 0 &&
+	    !strcmp(name_arg, "move"))
+		pss->compact = true;
+
 	len = session_query_arg(wsi, "name", name_arg, sizeof(name_arg));
 	if (len == -2 || (len >= 0 && !protocol_check_name(name_arg, name))) {
 		log_info("refused uid=%.8s peer=%s: bad name", pss->uid,
@@ -360,6 +432,7 @@ static int session_open(struct server *srv,
 
 	pss->player = lobby_connect(&srv->lobby, pss->uid, name, pss,
 				    server_now_ms());
+	game_ws_lobby_done(srv);
 	if (!pss->player) {
 		log_error("out of memory seating uid=%.8s", pss->uid);
 		session_close_after_flush(pss,
@@ -431,6 +504,7 @@ static void session_handle_message(struct server *srv,
 		return;
 	}
 	lobby_request(&srv->lobby, pss->player, &req);
+	game_ws_lobby_done(srv);
 }
 
 /* Refuses a message that grew too large: close 1009. */
@@ -506,7 +580,7 @@ static int session_start_close(struct lws *wsi, int code, const char *reason)
 static int session_writeable(struct server *srv,
 			     struct per_session_data__gomoku *pss)
 {
-	struct outmsg *msg;
+	struct outentry *msg;
 	int written;
 
 	if (srv->shutting_down)
@@ -521,12 +595,12 @@ static int session_writeable(struct server *srv,
 		return session_start_close(pss->wsi, pss->close_code,
 					   pss->close_reason);
 	}
-	written = lws_write(pss->wsi, (unsigned char *)msg->buf + LWS_PRE,
-			    msg->len, LWS_WRITE_TEXT);
-	if (written < (int)msg->len)
+	written = lws_write(pss->wsi, (unsigned char *)outbuf_payload(msg->buf),
+			    msg->buf->len, LWS_WRITE_TEXT);
+	if (written < (int)msg->buf->len)
 		return -1;
 	srv->metrics.messages_out++;
-	srv->metrics.bytes_out += msg->len;
+	srv->metrics.bytes_out += msg->buf->len;
 	outqueue_pop(&pss->out);
 	if (outqueue_peek(&pss->out) || pss->close_code)
 		lws_callback_on_writable(pss->wsi);
@@ -544,6 +618,7 @@ static void session_closed(struct server *srv,
 	if (player && !srv->shutting_down) {
 		lobby_disconnect(&srv->lobby, player, pss->leaving,
 				 server_now_ms());
+		game_ws_lobby_done(srv);
 		server_schedule_tick(srv);
 	}
 	if (pss->uid[0])

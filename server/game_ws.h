@@ -35,6 +35,12 @@ void game_ws_sink_send(void *ctx, void *conn, const struct event *ev);
 void game_ws_sink_record(void *ctx, enum lobby_record type,
 			 const struct lobby_room *room);
 
+/*
+ * Ends a lobby step: forgets the messages encoded once for both players
+ * of a room. Call after every lobby_*() call.
+ */
+void game_ws_lobby_done(struct server *srv);
+
 /* Shutdown: asks every session to close with 1001 "going away". */
 void game_ws_close_all(struct server *srv);
 

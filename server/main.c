@@ -54,6 +54,7 @@ void server_schedule_tick(struct server *srv)
 	uint64_t now = server_now_ms();
 	uint64_t next = lobby_tick(&srv->lobby, now);
 
+	game_ws_lobby_done(srv);
 	if (next == UINT64_MAX || !srv->context)
 		return;
 	lws_sul_schedule(srv->context, 0, &srv->tick_sul, server_tick,
@@ -302,6 +303,7 @@ int main(int argc, char **argv)
 	store_close(server.store);
 	lobby_release(&server.lobby);
 	peers_release(&server.peers);
+	outbuf_pool_release();
 	log_info("stopped");
 	return 0;
 

@@ -1,63 +1,125 @@
 /*
- * outqueue.c - per-connection FIFO of outgoing messages.
+ * outqueue.c - pooled, shared message buffers and per-connection rings.
  */
 #include "outqueue.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
+#define OUTQUEUE_INITIAL 8   /* ring entries at the first push */
+#define OUTBUF_POOL_MAX 4096 /* unused small buffers kept */
+
+static struct outbuf *outbuf_pool; /* unused small buffers */
+static unsigned int outbuf_pool_count;
+
+struct outbuf *outbuf_new(size_t cap)
+{
+	struct outbuf *buf;
+
+	if (cap <= OUTBUF_SMALL && outbuf_pool) {
+		buf = outbuf_pool;
+		outbuf_pool = buf->next_free;
+		outbuf_pool_count--;
+	} else {
+		if (cap < OUTBUF_SMALL)
+			cap = OUTBUF_SMALL;
+		buf = malloc(sizeof(*buf) + OUTBUF_HEADROOM + cap + 1);
+		if (!buf)
+			return NULL;
+		buf->cap = cap;
+	}
+	buf->refs = 1;
+	buf->len = 0;
+	buf->next_free = NULL;
+	return buf;
+}
+
+void outbuf_put(struct outbuf *buf)
+{
+	if (!buf || --buf->refs)
+		return;
+	if (buf->cap == OUTBUF_SMALL && outbuf_pool_count < OUTBUF_POOL_MAX) {
+		buf->next_free = outbuf_pool;
+		outbuf_pool = buf;
+		outbuf_pool_count++;
+		return;
+	}
+	free(buf);
+}
+
+void outbuf_pool_release(void)
+{
+	while (outbuf_pool) {
+		struct outbuf *next = outbuf_pool->next_free;
+
+		free(outbuf_pool);
+		outbuf_pool = next;
+	}
+	outbuf_pool_count = 0;
+}
+
 void outqueue_init(struct outqueue *queue)
 {
-	queue->head = NULL;
-	queue->tail = NULL;
+	queue->ring = NULL;
+	queue->head = 0;
 	queue->count = 0;
+	queue->cap = 0;
 	queue->bytes = 0;
 }
 
-int outqueue_push(struct outqueue *queue, char *buf, size_t len, uint64_t batch)
+/* Doubles the ring, keeping the entries in order. */
+static int outqueue_grow(struct outqueue *queue)
 {
-	struct outmsg *msg = malloc(sizeof(*msg));
+	unsigned int cap = queue->cap ? queue->cap * 2 : OUTQUEUE_INITIAL;
+	struct outentry *ring = malloc(cap * sizeof(*ring));
 
-	if (!msg) {
-		free(buf);
+	if (!ring)
 		return -ENOMEM;
-	}
-	msg->next = NULL;
-	msg->buf = buf;
-	msg->len = len;
-	msg->batch = batch;
-	if (queue->tail)
-		queue->tail->next = msg;
-	else
-		queue->head = msg;
-	queue->tail = msg;
-	queue->count++;
-	queue->bytes += len;
+	for (unsigned int i = 0; i < queue->count; i++)
+		ring[i] = queue->ring[(queue->head + i) & (queue->cap - 1)];
+	free(queue->ring);
+	queue->ring = ring;
+	queue->head = 0;
+	queue->cap = cap;
 	return 0;
 }
 
-struct outmsg *outqueue_peek(const struct outqueue *queue)
+int outqueue_push(struct outqueue *queue, struct outbuf *buf, uint64_t batch)
 {
-	return queue->head;
+	struct outentry *entry;
+
+	if (queue->count == queue->cap && outqueue_grow(queue))
+		return -ENOMEM;
+	entry = &queue->ring[(queue->head + queue->count) & (queue->cap - 1)];
+	entry->buf = buf;
+	entry->batch = batch;
+	buf->refs++;
+	queue->count++;
+	queue->bytes += buf->len;
+	return 0;
+}
+
+struct outentry *outqueue_peek(const struct outqueue *queue)
+{
+	return queue->count ? &queue->ring[queue->head] : NULL;
 }
 
 void outqueue_pop(struct outqueue *queue)
 {
-	struct outmsg *msg = queue->head;
+	struct outentry *entry = outqueue_peek(queue);
 
-	if (!msg)
+	if (!entry)
 		return;
-	queue->head = msg->next;
-	if (!queue->head)
-		queue->tail = NULL;
+	queue->bytes -= entry->buf->len;
+	outbuf_put(entry->buf);
+	queue->head = (queue->head + 1) & (queue->cap - 1);
 	queue->count--;
-	queue->bytes -= msg->len;
-	free(msg->buf);
-	free(msg);
 }
 
 void outqueue_release(struct outqueue *queue)
 {
-	while (queue->head)
+	while (queue->count)
 		outqueue_pop(queue);
+	free(queue->ring);
+	outqueue_init(queue);
 }

@@ -1,49 +1,78 @@
 /*
- * outqueue.h - a connection's queue of complete outgoing messages.
+ * outqueue.h - encoded messages and each connection's queue of them.
  *
- * Everything that wants to tell a client something queues a whole message
- * here; only the WRITEABLE callback takes one off and writes it.
+ * A struct outbuf is one encoded message with the transport's headroom in
+ * front, reference-counted so that the message both players of a room get
+ * is encoded once and queued twice. Small buffers come from a free list,
+ * so the hot path (a move and its two board messages) allocates nothing
+ * once the server is warm. Everything that wants to tell a client
+ * something queues a whole message; only the WRITEABLE callback takes one
+ * off and writes it.
  */
 #ifndef GOMOKU_OUTQUEUE_H
 #define GOMOKU_OUTQUEUE_H
 
+#include <libwebsockets.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* One queued message. */
-struct outmsg {
-	struct outmsg *next; /* the message after this one */
-	char *buf;	     /* owned: headroom, then the payload */
-	size_t len;	     /* payload bytes after the headroom */
-	uint64_t batch;	     /* held until this store batch commits */
+#define OUTBUF_HEADROOM LWS_PRE /* lws writes its frame header here */
+#define OUTBUF_SMALL 256	/* capacity of pooled buffers */
+
+/* One encoded message. */
+struct outbuf {
+	unsigned int refs;	  /* holders: queues and the encoder */
+	size_t len;		  /* payload bytes */
+	size_t cap;		  /* payload bytes it can hold */
+	struct outbuf *next_free; /* in the pool while unused */
+	unsigned char data[];	  /* OUTBUF_HEADROOM, then the payload */
+};
+
+/* A buffer for up to cap payload bytes, refs 1; NULL on out of memory. */
+struct outbuf *outbuf_new(size_t cap);
+
+/* The payload, after the headroom. */
+static inline char *outbuf_payload(struct outbuf *buf)
+{
+	return (char *)buf->data + OUTBUF_HEADROOM;
+}
+
+/* Drops a reference; the last one returns the buffer to the pool. */
+void outbuf_put(struct outbuf *buf);
+
+/* Frees the pool's unused buffers (at exit). */
+void outbuf_pool_release(void);
+
+/* A queued message. */
+struct outentry {
+	struct outbuf *buf; /* a reference the queue holds */
+	uint64_t batch;	    /* held until this store batch commits */
 };
 
 /* One of these per connection: FIFO of messages not yet written. */
 struct outqueue {
-	struct outmsg *head; /* next to write; NULL when empty */
-	struct outmsg *tail; /* last queued */
-	size_t count;	     /* messages queued */
-	size_t bytes;	     /* payload bytes queued */
+	struct outentry *ring; /* cap entries; NULL until the first push */
+	unsigned int head;     /* index of the oldest entry */
+	unsigned int count;    /* entries queued */
+	unsigned int cap;      /* a power of two */
+	size_t bytes;	       /* payload bytes queued */
 };
 
 void outqueue_init(struct outqueue *queue);
 
 /*
- * Appends buf (malloc'd; its payload of len bytes starts after the
- * transport's headroom), to be written once store batch `batch` has
- * committed (0: at once). The queue owns buf from here on, also on failure.
- * 0, or -ENOMEM.
+ * Appends buf, taking a reference of its own, to be written once store
+ * batch `batch` has committed (0: at once). 0, or -ENOMEM.
  */
-int outqueue_push(struct outqueue *queue, char *buf, size_t len,
-		  uint64_t batch);
+int outqueue_push(struct outqueue *queue, struct outbuf *buf, uint64_t batch);
 
-/* The oldest message, or NULL. */
-struct outmsg *outqueue_peek(const struct outqueue *queue);
+/* The oldest entry, or NULL. */
+struct outentry *outqueue_peek(const struct outqueue *queue);
 
-/* Frees the oldest message. */
+/* Drops the oldest entry. */
 void outqueue_pop(struct outqueue *queue);
 
-/* Frees every queued message. */
+/* Drops every entry and the ring. */
 void outqueue_release(struct outqueue *queue);
 
 #endif

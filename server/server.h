@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "outqueue.h"
 #include "lobby.h"
 #include "peers.h"
 #include "store.h"
@@ -31,6 +32,16 @@ struct server_metrics {
 	unsigned long long store_commits;      /* batches committed */
 };
 
+/* A message encoded during one lobby step, for both players of a room. */
+struct encoded_msg {
+	enum event_type type; /* EVENT_BOARD or EVENT_WINNER */
+	const void *game;     /* the room's game */
+	bool compact;	      /* board without content */
+	struct outbuf *buf;   /* a reference held until the step ends */
+};
+
+#define SERVER_ENCODE_CACHE 8 /* messages remembered per lobby step */
+
 /* One of these per process. */
 struct server {
 	struct server_config config; /* settings */
@@ -49,6 +60,8 @@ struct server {
 	lws_sorted_usec_list_t shutdown_sul; /* shutdown deadline and poll */
 	lws_sorted_usec_list_t commit_sul;   /* commits the store batch */
 	lws_sorted_usec_list_t tick_sul;     /* reconnect grace deadlines */
+	struct encoded_msg encoded[SERVER_ENCODE_CACHE]; /* this step's */
+	unsigned int encoded_count;
 };
 
 /* The server of the context wsi belongs to. */
