@@ -13,7 +13,7 @@ set -eu
 # runner. `run` and `build` need the first; `test` needs both.
 RUN_PACKAGES="build-essential cmake pkg-config libwebsockets-dev \
 libwebsockets-evlib-uv libcjson-dev uuid-dev libsqlite3-dev ca-certificates"
-TEST_PACKAGES="libcmocka-dev nodejs npm"
+TEST_PACKAGES="libcmocka-dev nodejs npm chromium"
 
 BUILD_DIR=build
 ASAN_DIR=build-asan
@@ -51,7 +51,9 @@ Commands:
   test                 deps (both sets); build and run every unit and
                        integration test in build/, then again with
                        AddressSanitizer + UndefinedBehaviorSanitizer in
-                       build-asan/; ends with "test: N passed, M failed"
+                       build-asan/; then build docker/Dockerfile with
+                       podman and test the image (GOMOKU_SKIP_CONTAINER=1
+                       skips that); ends with "test: N passed, M failed"
   help                 this text
 
 Debian packages:
@@ -206,6 +208,7 @@ run()
 PASSED=0
 FAILED=0
 CTEST_FAILED=0
+CONTAINER_SKIPPED=0
 
 # Runs ctest in directory $1 (any further arguments are VAR=value pairs for
 # its environment), echoing its output and adding the counts of its closing
@@ -238,6 +241,42 @@ run_ctest()
 	fi
 }
 
+# Builds docker/Dockerfile and tests the image (tests/container/test-image.sh,
+# which installs podman, buildah and debootstrap when missing), adding the
+# counts of its closing "container: N passed, M failed" line to PASSED and
+# FAILED. GOMOKU_SKIP_CONTAINER=1 skips it, loudly: for developers, never CI.
+run_container_test()
+{
+	local log status counts
+
+	header "container image (docker/Dockerfile, with podman)"
+	if [ "${GOMOKU_SKIP_CONTAINER:-}" = 1 ]; then
+		say "!!! SKIPPED: GOMOKU_SKIP_CONTAINER=1 is set, so the container"
+		say "!!! image was NOT built or tested. CI never sets it."
+		CONTAINER_SKIPPED=1
+		return 0
+	fi
+	log=$(mktemp)
+	set +e
+	tests/container/test-image.sh 2>&1 | tee "$log"
+	status=${PIPESTATUS[0]}
+	set -e
+	counts=$(sed -n -E 's/^container: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' \
+		"$log" | tail -n 1)
+	rm -f "$log"
+	if [ -z "$counts" ]; then
+		say "gomoku.sh: the container test printed no summary (exit $status)" >&2
+		FAILED=$((FAILED + 1))
+		CTEST_FAILED=1
+		return 0
+	fi
+	PASSED=$((PASSED + ${counts% *}))
+	FAILED=$((FAILED + ${counts#* }))
+	if [ "$status" -ne 0 ]; then
+		CTEST_FAILED=1
+	fi
+}
+
 run_tests()
 {
 	deps all
@@ -255,10 +294,15 @@ run_tests()
 	run_ctest "$ASAN_DIR" ASAN_OPTIONS=detect_leaks=1 \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
+	run_container_test
+
 	header "summary"
 	if [ "$CTEST_FAILED" -ne 0 ] && [ "$FAILED" -eq 0 ]; then
 		# ctest failed without counting a failed test (no summary line).
 		FAILED=1
+	fi
+	if [ "$CONTAINER_SKIPPED" -eq 1 ]; then
+		say "!!! the container image test was SKIPPED (GOMOKU_SKIP_CONTAINER=1)"
 	fi
 	say "test: $PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ] && [ "$CTEST_FAILED" -eq 0 ]
