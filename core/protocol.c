@@ -193,27 +193,280 @@ static enum error_code protocol_parse_object(const cJSON *root, int board_size,
 }
 
 /*
- * Whether a JSON string in text (len bytes) holds the escape \u0000: cJSON
- * would end the string there, so "front\u0000x" would read as "front".
+ * Decodes the UTF-8 sequence at s (up to end) into *code_point. Returns its
+ * length in bytes, or 0 when it is malformed: truncated, a stray
+ * continuation byte, an overlong form, a surrogate or beyond U+10FFFF.
  */
-static bool protocol_has_nul_escape(const char *text, size_t len)
+static size_t protocol_decode_utf8(const unsigned char *s,
+				   const unsigned char *end,
+				   uint32_t *code_point)
 {
-	bool in_string = false;
+	uint32_t value;
+	uint32_t min;
+	size_t length;
 	size_t i;
 
-	for (i = 0; i < len; i++) {
-		if (!in_string) {
-			in_string = text[i] == '"';
-		} else if (text[i] == '"') {
-			in_string = false;
-		} else if (text[i] == '\\') {
-			if (len - i >= 6 &&
-			    memcmp(text + i + 1, "u0000", 5) == 0)
-				return true;
-			i++; /* the escaped character */
+	if (s[0] < 0x80) {
+		*code_point = s[0];
+		return 1;
+	} else if ((s[0] & 0xe0) == 0xc0) {
+		length = 2;
+		min = 0x80;
+		value = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		length = 3;
+		min = 0x800;
+		value = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		length = 4;
+		min = 0x10000;
+		value = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if ((size_t)(end - s) < length)
+		return 0;
+	for (i = 1; i < length; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		value = (value << 6) | (s[i] & 0x3f);
+	}
+	if (value < min || value > 0x10ffff ||
+	    (value >= 0xd800 && value <= 0xdfff))
+		return 0;
+	*code_point = value;
+	return length;
+}
+
+/* Deeper nesting than any request needs is refused outright. */
+#define PROTOCOL_JSON_MAX_DEPTH 32
+
+/*
+ * A strict RFC 8259 check of a whole message, before cJSON reads it:
+ * cJSON is lenient where a hostile client can make use of it (leading
+ * zeros, "1.", raw control characters in strings, \u escapes with junk
+ * read as NUL, lone surrogates), and recursion depth is bounded here.
+ */
+struct protocol_json {
+	const unsigned char *at;  /* next byte */
+	const unsigned char *end; /* one past the last byte */
+	int depth;		  /* containers open */
+	bool too_deep;		  /* gave up on depth */
+};
+
+static void json_space(struct protocol_json *j)
+{
+	while (j->at < j->end && (*j->at == ' ' || *j->at == '\t' ||
+				  *j->at == '\n' || *j->at == '\r'))
+		j->at++;
+}
+
+static bool json_word(struct protocol_json *j, const char *word)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(j->end - j->at) < n || memcmp(j->at, word, n))
+		return false;
+	j->at += n;
+	return true;
+}
+
+/* The value of four hex digits at p, or -1. */
+static int json_hex4(const unsigned char *p)
+{
+	int value = 0;
+
+	for (int i = 0; i < 4; i++) {
+		int c = p[i];
+
+		value <<= 4;
+		if (c >= '0' && c <= '9')
+			value |= c - '0';
+		else if (c >= 'a' && c <= 'f')
+			value |= c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			value |= c - 'A' + 10;
+		else
+			return -1;
+	}
+	return value;
+}
+
+/* A \u escape at j->at (the backslash): no NUL, surrogates in pairs. */
+static bool json_unicode_escape(struct protocol_json *j)
+{
+	int unit, low;
+
+	if (j->end - j->at < 6 || (unit = json_hex4(j->at + 2)) <= 0)
+		return false;
+	j->at += 6;
+	if (unit >= 0xdc00 && unit <= 0xdfff)
+		return false;
+	if (unit < 0xd800 || unit > 0xdbff)
+		return true;
+	if (j->end - j->at < 6 || j->at[0] != '\\' || j->at[1] != 'u')
+		return false;
+	low = json_hex4(j->at + 2);
+	if (low < 0xdc00 || low > 0xdfff)
+		return false;
+	j->at += 6;
+	return true;
+}
+
+static bool json_string(struct protocol_json *j)
+{
+	uint32_t code_point;
+
+	j->at++; /* the opening quote */
+	while (j->at < j->end) {
+		unsigned char c = *j->at;
+		size_t n;
+
+		if (c == '"') {
+			j->at++;
+			return true;
 		}
+		if (c < 0x20)
+			return false;
+		if (c == '\\') {
+			if (j->end - j->at < 2)
+				return false;
+			if (j->at[1] == 'u') {
+				if (!json_unicode_escape(j))
+					return false;
+				continue;
+			}
+			if (!j->at[1] || !strchr("\"\\/bfnrt", j->at[1]))
+				return false;
+			j->at += 2;
+			continue;
+		}
+		n = protocol_decode_utf8(j->at, j->end, &code_point);
+		if (!n)
+			return false;
+		j->at += n;
 	}
 	return false;
+}
+
+static bool json_digits(struct protocol_json *j)
+{
+	const unsigned char *start = j->at;
+
+	while (j->at < j->end && *j->at >= '0' && *j->at <= '9')
+		j->at++;
+	return j->at > start;
+}
+
+static bool json_number(struct protocol_json *j)
+{
+	if (j->at < j->end && *j->at == '-')
+		j->at++;
+	if (j->at < j->end && *j->at == '0')
+		j->at++;
+	else if (j->at >= j->end || *j->at < '1' || *j->at > '9' ||
+		 !json_digits(j))
+		return false;
+	if (j->at < j->end && *j->at == '.') {
+		j->at++;
+		if (!json_digits(j))
+			return false;
+	}
+	if (j->at < j->end && (*j->at == 'e' || *j->at == 'E')) {
+		j->at++;
+		if (j->at < j->end && (*j->at == '+' || *j->at == '-'))
+			j->at++;
+		if (!json_digits(j))
+			return false;
+	}
+	return true;
+}
+
+static bool json_value(struct protocol_json *j);
+
+/* An object or array at j->at, members and all. */
+static bool json_container(struct protocol_json *j)
+{
+	bool object = *j->at == '{';
+	unsigned char close = object ? '}' : ']';
+
+	if (++j->depth > PROTOCOL_JSON_MAX_DEPTH) {
+		j->too_deep = true;
+		return false;
+	}
+	j->at++;
+	json_space(j);
+	if (j->at < j->end && *j->at == close) {
+		j->at++;
+		j->depth--;
+		return true;
+	}
+	for (;;) {
+		if (object) {
+			json_space(j);
+			if (j->at >= j->end || *j->at != '"' || !json_string(j))
+				return false;
+			json_space(j);
+			if (j->at >= j->end || *j->at++ != ':')
+				return false;
+		}
+		if (!json_value(j))
+			return false;
+		json_space(j);
+		if (j->at >= j->end)
+			return false;
+		if (*j->at == ',') {
+			j->at++;
+			continue;
+		}
+		if (*j->at++ != close)
+			return false;
+		j->depth--;
+		return true;
+	}
+}
+
+static bool json_value(struct protocol_json *j)
+{
+	json_space(j);
+	if (j->at >= j->end)
+		return false;
+	switch (*j->at) {
+	case '{':
+	case '[':
+		return json_container(j);
+	case '"':
+		return json_string(j);
+	case 't':
+		return json_word(j, "true");
+	case 'f':
+		return json_word(j, "false");
+	case 'n':
+		return json_word(j, "null");
+	default:
+		return json_number(j);
+	}
+}
+
+/* NULL when text is one strict JSON object, else why not. */
+static const char *protocol_json_check(const char *text, size_t len)
+{
+	struct protocol_json j = {
+		.at = (const unsigned char *)text,
+		.end = (const unsigned char *)text + len,
+	};
+
+	if (!json_value(&j))
+		return j.too_deep ? "message is nested too deeply" :
+				    "message is not valid JSON";
+	json_space(&j);
+	if (j.at != j.end)
+		return "message is not valid JSON";
+	j.at = (const unsigned char *)text;
+	json_space(&j);
+	if (*j.at != '{')
+		return "message must be a JSON object";
+	return NULL;
 }
 
 enum error_code protocol_parse(const char *text, size_t len, int board_size,
@@ -229,18 +482,16 @@ enum error_code protocol_parse(const char *text, size_t len, int board_size,
 		*message = "empty message";
 		return ERR_BAD_JSON;
 	}
-	if (memchr(text, '\0', len) || protocol_has_nul_escape(text, len)) {
-		*message = "message contains a NUL character";
+	/* RFC 8259 lets a parser ignore a byte order mark; some do send it. */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+		text += 3;
+		len -= 3;
+	}
+	*message = protocol_json_check(text, len);
+	if (*message)
 		return ERR_BAD_JSON;
-	}
+	*message = "";
 	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-	/* Nothing but white space may follow the object. */
-	while (root && end < text + len && strchr(" \t\r\n", *end))
-		end++;
-	if (root && end != text + len) {
-		cJSON_Delete(root);
-		root = NULL;
-	}
 	if (!root) {
 		*message = "message is not valid JSON";
 		return ERR_BAD_JSON;
@@ -585,52 +836,6 @@ void protocol_format_uuid(const uint8_t bytes[16], char out[UID_LEN + 1])
 		byte++;
 	}
 	out[UID_LEN] = '\0';
-}
-
-/*
- * Decodes the UTF-8 sequence at s (up to end) into *code_point. Returns its
- * length in bytes, or 0 when it is malformed: truncated, a stray
- * continuation byte, an overlong form, a surrogate or beyond U+10FFFF.
- */
-static size_t protocol_decode_utf8(const unsigned char *s,
-				   const unsigned char *end,
-				   uint32_t *code_point)
-{
-	uint32_t value;
-	uint32_t min;
-	size_t length;
-	size_t i;
-
-	if (s[0] < 0x80) {
-		*code_point = s[0];
-		return 1;
-	} else if ((s[0] & 0xe0) == 0xc0) {
-		length = 2;
-		min = 0x80;
-		value = s[0] & 0x1f;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		length = 3;
-		min = 0x800;
-		value = s[0] & 0x0f;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		length = 4;
-		min = 0x10000;
-		value = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if ((size_t)(end - s) < length)
-		return 0;
-	for (i = 1; i < length; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		value = (value << 6) | (s[i] & 0x3f);
-	}
-	if (value < min || value > 0x10ffff ||
-	    (value >= 0xd800 && value <= 0xdfff))
-		return 0;
-	*code_point = value;
-	return length;
 }
 
 /* C0 controls, DEL and C1 controls. */

@@ -14,6 +14,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <uuid/uuid.h>
 
@@ -341,28 +342,68 @@ static bool session_forwarded_for(struct lws *wsi, char *out, size_t size)
 }
 
 /*
- * The upgrade request, headers complete: only the game paths, and behind a
- * trusted proxy the per-address limit by X-Forwarded-For. Returns non-zero
- * to refuse the upgrade.
+ * The upgrade request, headers complete: only the game paths, and only a
+ * well-formed RFC 6455 handshake (lws itself lets a malformed key or a
+ * missing or other version through). Returns non-zero to refuse it.
  */
-static int session_filter(struct server *srv,
-			  struct per_session_data__gomoku *pss, struct lws *wsi)
+static int session_filter(struct lws *wsi)
 {
+	char key[32], version[8];
+	int key_len;
+
 	if (!session_path_allowed(wsi))
 		return 1;
-	if (!srv->config.trust_proxy)
-		return 0;
-	if (!session_forwarded_for(wsi, pss->peer, sizeof(pss->peer)))
-		return 0; /* not through the proxy: its socket was counted */
+	key_len = lws_hdr_copy(wsi, key, sizeof(key), WSI_TOKEN_KEY);
+	/* 16 random bytes in base64: 22 characters and "==". */
+	if (key_len != 24 ||
+	    strspn(key, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			"abcdefghijklmnopqrstuvwxyz"
+			"0123456789+/") != 22 ||
+	    strcmp(key + 22, "=="))
+		return 1;
+	if (lws_hdr_copy(wsi, version, sizeof(version), WSI_TOKEN_VERSION) <=
+		    0 ||
+	    strcmp(version, "13"))
+		return 1;
+	return 0;
+}
+
+/*
+ * Only a WebSocket upgrade: lws 4.1 would also answer h2c (HTTP/2 over
+ * cleartext) with 101. CVE-2025-11677: the callback's `in` must not be
+ * touched, so the header is read again here.
+ */
+static int session_confirm_upgrade(struct server *srv, struct lws *wsi)
+{
+	char upgrade[16];
+
+	if (srv->shutting_down)
+		return 1;
+	if (lws_hdr_copy(wsi, upgrade, sizeof(upgrade), WSI_TOKEN_UPGRADE) <= 0)
+		return 1;
+	return strcasecmp(upgrade, "websocket") != 0;
+}
+
+/*
+ * Behind a trusted proxy: the client's address is the last X-Forwarded-For
+ * entry, and the per-address limit applies to it here, once the session
+ * is open (where its close is sure to be seen). False when over.
+ */
+static bool session_count_forwarded(struct server *srv,
+				    struct per_session_data__gomoku *pss,
+				    struct lws *wsi)
+{
+	if (!srv->config.trust_proxy ||
+	    !session_forwarded_for(wsi, pss->peer, sizeof(pss->peer)))
+		return true; /* not forwarded: its socket was counted */
 	pss->peer_entry = peers_get(&srv->peers, pss->peer,
 				    (unsigned int)srv->config.max_per_ip);
-	if (!pss->peer_entry) {
-		srv->metrics.refused_max_per_ip++;
-		log_info("refused peer=%s: over --max-per-ip %d", pss->peer,
-			 srv->config.max_per_ip);
-		return 1;
-	}
-	return 0;
+	if (pss->peer_entry)
+		return true;
+	srv->metrics.refused_max_per_ip++;
+	log_info("refused peer=%s: over --max-per-ip %d", pss->peer,
+		 srv->config.max_per_ip);
+	return false;
 }
 
 /* A new connection: read its identity, greet it and seat it. */
@@ -374,18 +415,22 @@ static int session_open(struct server *srv,
 	struct event welcome;
 	int len;
 
-	/* The filter may have set peer and peer_entry; keep them. */
 	pss->wsi = wsi;
 	outqueue_init(&pss->out);
 	lws_dll2_add_tail(&pss->node, &srv->sessions);
 	srv->metrics.connections++;
-	if (!pss->peer[0])
-		lws_get_peer_simple(wsi, pss->peer, sizeof(pss->peer));
+	lws_get_peer_simple(wsi, pss->peer, sizeof(pss->peer));
 	pss->tokens = srv->config.rate_burst;
 	pss->tokens_ms = server_now_ms();
 
 	if (srv->shutting_down) {
 		lws_callback_on_writable(wsi);
+		return 0;
+	}
+	if (!session_count_forwarded(srv, pss, wsi)) {
+		session_close_after_flush(pss,
+					  LWS_CLOSE_STATUS_POLICY_VIOLATION,
+					  "too many connections");
 		return 0;
 	}
 
@@ -675,23 +720,32 @@ static int server_accept(struct server *srv, int fd)
 	return 0;
 }
 
-/* Every wsi, created and destroyed: the TCP connection count. */
+/*
+ * Every wsi, created and destroyed: the TCP connection count. The accepted
+ * connection's wsi is created right after server_accept(); lws' adopt
+ * overwrites a wsi's opaque user data after this callback, so the link
+ * from wsi to address lives in the peers table.
+ */
 static void server_wsi_created(struct server *srv, struct lws *wsi)
 {
-	if (!srv->accepted_peer)
+	struct peer *peer = srv->accepted_peer;
+
+	if (!peer)
 		return; /* listen socket, event pipe */
-	lws_set_opaque_user_data(wsi, srv->accepted_peer);
 	srv->accepted_peer = NULL;
+	if (peers_link(&srv->peers, wsi, peer)) {
+		peers_put(&srv->peers, peer);
+		return;
+	}
 	srv->metrics.tcp_connections++;
 }
 
 static void server_wsi_destroyed(struct server *srv, struct lws *wsi)
 {
-	struct peer *peer = lws_get_opaque_user_data(wsi);
+	struct peer *peer = peers_unlink(&srv->peers, wsi);
 
 	if (!peer)
 		return;
-	lws_set_opaque_user_data(wsi, NULL);
 	peers_put(&srv->peers, peer);
 	srv->metrics.tcp_connections--;
 }
@@ -720,10 +774,9 @@ static int game_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
 		server_wsi_destroyed(srv, wsi);
 		return 0;
 	case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
-		/* CVE-2025-11677: `in` must not be touched here. */
-		return srv->shutting_down;
+		return session_confirm_upgrade(srv, wsi);
 	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-		return session_filter(srv, pss, wsi);
+		return session_filter(wsi);
 	case LWS_CALLBACK_ESTABLISHED:
 		return session_open(srv, pss, wsi);
 	case LWS_CALLBACK_RECEIVE:

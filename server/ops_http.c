@@ -179,17 +179,19 @@ static int ops_request(struct lws *wsi, struct per_session_data__ops *pss)
 {
 	struct server *srv = server_of(wsi);
 	struct ops_doc doc = { .len = 0 };
-	char path[64];
+	/* As long as any header can be (info.max_http_header_data). */
+	char path[4097];
 	const char *mime;
+	int path_len;
 
-	if (lws_hdr_copy(wsi, path, sizeof(path), WSI_TOKEN_GET_URI) > 0 &&
-	    !strncmp(path, "/api/games/", 11))
+	path_len = lws_hdr_copy(wsi, path, sizeof(path), WSI_TOKEN_GET_URI);
+	if (path_len > 0 && !strncmp(path, "/api/games/", 11))
 		return ops_game(wsi, pss, srv, path + 11);
 	doc.buf = malloc(LWS_PRE + OPS_BODY_MAX);
 	if (!doc.buf)
 		return -1;
 	pss->body = doc.buf;
-	if (lws_hdr_copy(wsi, path, sizeof(path), WSI_TOKEN_GET_URI) < 0) {
+	if (path_len < 0) {
 		ops_doc_printf(&doc, "only GET is supported\n");
 		pss->len = doc.len;
 		return ops_respond(wsi, pss, HTTP_STATUS_METHOD_NOT_ALLOWED,

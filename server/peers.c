@@ -14,8 +14,13 @@
 int peers_init(struct peers *peers)
 {
 	peers->buckets = calloc(PEERS_BUCKETS, sizeof(*peers->buckets));
-	if (!peers->buckets)
+	peers->links = calloc(PEERS_BUCKETS, sizeof(*peers->links));
+	peers->links_count = 0;
+	if (!peers->buckets || !peers->links) {
+		free(peers->buckets);
+		free(peers->links);
 		return -ENOMEM;
+	}
 	peers->bucket_count = PEERS_BUCKETS;
 	peers->count = 0;
 	return 0;
@@ -31,9 +36,64 @@ void peers_release(struct peers *peers)
 			free(peer);
 		}
 	}
+	for (size_t i = 0; peers->links && i < PEERS_BUCKETS; i++) {
+		struct peer_link *link = peers->links[i], *next;
+
+		for (; link; link = next) {
+			next = link->next;
+			free(link);
+		}
+	}
+	free(peers->links);
+	peers->links = NULL;
+	peers->links_count = 0;
 	free(peers->buckets);
 	peers->buckets = NULL;
 	peers->count = 0;
+}
+
+/* The chain of connection handle conn. */
+static struct peer_link **peers_link_bucket(struct peers *peers,
+					    const void *conn)
+{
+	uint64_t key = (uint64_t)(uintptr_t)conn;
+
+	key ^= key >> 17;
+	key *= 0x9e3779b97f4a7c15ull;
+	return &peers->links[(key >> 40) & (PEERS_BUCKETS - 1)];
+}
+
+int peers_link(struct peers *peers, const void *conn, struct peer *peer)
+{
+	struct peer_link **bucket = peers_link_bucket(peers, conn);
+	struct peer_link *link = malloc(sizeof(*link));
+
+	if (!link)
+		return -ENOMEM;
+	link->conn = conn;
+	link->peer = peer;
+	link->next = *bucket;
+	*bucket = link;
+	peers->links_count++;
+	return 0;
+}
+
+struct peer *peers_unlink(struct peers *peers, const void *conn)
+{
+	struct peer_link **at = peers_link_bucket(peers, conn);
+	struct peer_link *link;
+	struct peer *peer;
+
+	while (*at && (*at)->conn != conn)
+		at = &(*at)->next;
+	link = *at;
+	if (!link)
+		return NULL;
+	*at = link->next;
+	peer = link->peer;
+	free(link);
+	peers->links_count--;
+	return peer;
 }
 
 /* FNV-1a of the address text. */

@@ -20,11 +20,20 @@ struct peer {
 	struct peer *next;		/* hash chain */
 };
 
+/* Which peer a connection (by its lws handle) was counted for. */
+struct peer_link {
+	const void *conn;	/* the connection's handle */
+	struct peer *peer;	/* its address entry */
+	struct peer_link *next; /* hash chain */
+};
+
 /* One of these per server. */
 struct peers {
-	struct peer **buckets; /* chains by address hash */
-	size_t bucket_count;   /* power of two */
-	size_t count;	       /* addresses with connections */
+	struct peer **buckets;	  /* chains by address hash */
+	size_t bucket_count;	  /* power of two */
+	size_t count;		  /* addresses with connections */
+	struct peer_link **links; /* chains by connection handle */
+	size_t links_count;	  /* connections linked */
 };
 
 /* 0, or -ENOMEM. */
@@ -43,5 +52,11 @@ struct peer *peers_get(struct peers *peers, const char *address,
 
 /* Counts one connection less; frees the entry at zero. */
 void peers_put(struct peers *peers, struct peer *peer);
+
+/* Remembers that connection conn was counted for peer. 0, or -ENOMEM. */
+int peers_link(struct peers *peers, const void *conn, struct peer *peer);
+
+/* Forgets conn and returns its peer (NULL when it had none). */
+struct peer *peers_unlink(struct peers *peers, const void *conn);
 
 #endif
