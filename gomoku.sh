@@ -13,7 +13,8 @@ set -eu
 # runner. `run` and `build` need the first; `test` needs both.
 RUN_PACKAGES="build-essential cmake pkg-config libwebsockets-dev \
 libwebsockets-evlib-uv libcjson-dev uuid-dev libsqlite3-dev ca-certificates"
-TEST_PACKAGES="libcmocka-dev nodejs npm chromium"
+TEST_PACKAGES="libcmocka-dev nodejs npm chromium sqlite3 valgrind clang \
+libclang-rt-14-dev"
 
 BUILD_DIR=build
 ASAN_DIR=build-asan
@@ -51,7 +52,9 @@ Commands:
   test                 deps (both sets); build and run every unit and
                        integration test in build/, then again with
                        AddressSanitizer + UndefinedBehaviorSanitizer in
-                       build-asan/; then build docker/Dockerfile with
+                       build-asan/; the integration tests once more with
+                       the server under valgrind; each libFuzzer target
+                       for 60 s; then build docker/Dockerfile with
                        podman and test the image (GOMOKU_SKIP_CONTAINER=1
                        skips that); ends with "test: N passed, M failed"
   help                 this text
@@ -241,31 +244,24 @@ run_ctest()
 	fi
 }
 
-# Builds docker/Dockerfile and tests the image (tests/container/test-image.sh,
-# which installs podman, buildah and debootstrap when missing), adding the
-# counts of its closing "container: N passed, M failed" line to PASSED and
-# FAILED. GOMOKU_SKIP_CONTAINER=1 skips it, loudly: for developers, never CI.
-run_container_test()
+# Runs one stage script, echoing its output, and adds the counts of its
+# closing "NAME: N passed, M failed" line to PASSED and FAILED. A stage
+# that prints no such line counts as one failure.
+#   $1: the stage's name in that line; the rest: the command.
+run_stage()
 {
-	local log status counts
-
-	header "container image (docker/Dockerfile, with podman)"
-	if [ "${GOMOKU_SKIP_CONTAINER:-}" = 1 ]; then
-		say "!!! SKIPPED: GOMOKU_SKIP_CONTAINER=1 is set, so the container"
-		say "!!! image was NOT built or tested. CI never sets it."
-		CONTAINER_SKIPPED=1
-		return 0
-	fi
+	local name=$1 log status counts
+	shift
 	log=$(mktemp)
 	set +e
-	tests/container/test-image.sh 2>&1 | tee "$log"
+	"$@" 2>&1 | tee "$log"
 	status=${PIPESTATUS[0]}
 	set -e
-	counts=$(sed -n -E 's/^container: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' \
+	counts=$(sed -n -E "s/^$name: ([0-9]+) passed, ([0-9]+) failed.*/\\1 \\2/p" \
 		"$log" | tail -n 1)
 	rm -f "$log"
 	if [ -z "$counts" ]; then
-		say "gomoku.sh: the container test printed no summary (exit $status)" >&2
+		say "gomoku.sh: the $name stage printed no summary (exit $status)" >&2
 		FAILED=$((FAILED + 1))
 		CTEST_FAILED=1
 		return 0
@@ -275,6 +271,21 @@ run_container_test()
 	if [ "$status" -ne 0 ]; then
 		CTEST_FAILED=1
 	fi
+}
+
+# Builds docker/Dockerfile and tests the image (tests/container/test-image.sh
+# installs podman, buildah and debootstrap when missing).
+# GOMOKU_SKIP_CONTAINER=1 skips it, loudly: for developers, never CI.
+run_container_test()
+{
+	header "container image (docker/Dockerfile, with podman)"
+	if [ "${GOMOKU_SKIP_CONTAINER:-}" = 1 ]; then
+		say "!!! SKIPPED: GOMOKU_SKIP_CONTAINER=1 is set, so the container"
+		say "!!! image was NOT built or tested. CI never sets it."
+		CONTAINER_SKIPPED=1
+		return 0
+	fi
+	run_stage container tests/container/test-image.sh
 }
 
 run_tests()
@@ -293,6 +304,12 @@ run_tests()
 	header "unit and integration tests under ASan + UBSan ($ASAN_DIR/)"
 	run_ctest "$ASAN_DIR" ASAN_OPTIONS=detect_leaks=1 \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+	header "integration tests with the server under valgrind"
+	run_stage valgrind tests/valgrind/run.sh
+
+	header "fuzzing core/ with libFuzzer (60 s per target)"
+	run_stage fuzz tests/fuzz/run.sh 60
 
 	run_container_test
 
