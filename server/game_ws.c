@@ -201,11 +201,10 @@ void game_ws_sink_send(void *ctx, void *conn, const struct event *ev)
 	session_queue(srv, pss, ev);
 }
 
-/* Commits the store batch and lets the messages it held go out. */
-static void game_ws_commit(lws_sorted_usec_list_t *sul)
+void game_ws_commit(struct server *srv)
 {
-	struct server *srv = lws_container_of(sul, struct server, commit_sul);
-
+	if (!srv->store || !store_batch_pending(srv->store))
+		return;
 	if (store_commit(srv->store))
 		srv->metrics.store_errors++;
 	srv->batches_committed++;
@@ -254,11 +253,6 @@ void game_ws_sink_record(void *ctx, enum lobby_record type,
 	}
 	if (err)
 		srv->metrics.store_errors++;
-	/* Commit once per loop turn, whatever else this turn journals. */
-	if (srv->store && store_batch_pending(srv->store) &&
-	    lws_dll2_is_detached(&srv->commit_sul.list))
-		lws_sul_schedule(srv->context, 0, &srv->commit_sul,
-				 game_ws_commit, 1);
 }
 
 void game_ws_close_all(struct server *srv)

@@ -28,9 +28,15 @@ extern const struct lws_protocols game_ws_protocol;
 void game_ws_sink_send(void *ctx, void *conn, const struct event *ev);
 
 /*
+ * Commits the store's batch, if any, and lets the messages it held go out.
+ * Called once per event loop turn, before the loop waits for I/O again.
+ */
+void game_ws_commit(struct server *srv);
+
+/*
  * The lobby journal (ctx: the server): logs matches and results and writes
- * them, and every move, to the store's open batch, which is committed on
- * the next loop turn.
+ * them, and every move, to the store's open batch, which game_ws_commit()
+ * commits at the end of the loop turn.
  */
 void game_ws_sink_record(void *ctx, enum lobby_record type,
 			 const struct lobby_room *room);

@@ -44,9 +44,10 @@ int64_t server_unix_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void server_tick(lws_sorted_usec_list_t *sul)
+static void server_tick(uv_timer_t *timer)
 {
-	server_schedule_tick(lws_container_of(sul, struct server, tick_sul));
+	server_schedule_tick(
+		lws_container_of(timer, struct server, tick_timer));
 }
 
 void server_schedule_tick(struct server *srv)
@@ -55,10 +56,9 @@ void server_schedule_tick(struct server *srv)
 	uint64_t next = lobby_tick(&srv->lobby, now);
 
 	game_ws_lobby_done(srv);
-	if (next == UINT64_MAX || !srv->context)
+	if (next == UINT64_MAX || srv->stopping)
 		return;
-	lws_sul_schedule(srv->context, 0, &srv->tick_sul, server_tick,
-			 (lws_usec_t)(next - now) * LWS_US_PER_MS);
+	uv_timer_start(&srv->tick_timer, server_tick, next - now, 0);
 }
 
 /* Seats a game the store kept from before a restart. */
@@ -105,46 +105,87 @@ static void server_lws_log(int level, const char *line)
 /* Idle WebSockets are pinged, and dropped when a ping goes unanswered. */
 static lws_retry_bo_t server_idle_policy;
 
-/* Ends the service loop once the last session is gone or time is up. */
-static void server_shutdown_poll(lws_sorted_usec_list_t *sul)
+/*
+ * The store's batch is committed once per loop turn: a libuv prepare
+ * handle runs before the loop waits for I/O again, after every callback of
+ * the turn (sockets, timers), so what a turn journals is durable before
+ * anyone is told, and a busy turn costs one commit.
+ */
+static void server_commit_prepare(uv_prepare_t *prepare)
 {
-	struct server *srv = lws_container_of(sul, struct server, shutdown_sul);
-	static uint64_t deadline;
+	game_ws_commit(
+		lws_container_of(prepare, struct server, commit_prepare));
+}
 
-	if (!deadline)
-		deadline = server_now_ms() + SHUTDOWN_DEADLINE_MS;
-	if (srv->sessions.count && server_now_ms() < deadline) {
-		lws_sul_schedule(srv->context, 0, sul, server_shutdown_poll,
-				 SHUTDOWN_POLL_MS * LWS_US_PER_MS);
+/*
+ * Ends the event loop: the last commit, lws' context (it closes its own
+ * handles on our loop), then ours; uv_run() returns once all are closed.
+ */
+static void server_stop(struct server *srv)
+{
+	if (srv->stopping)
 		return;
-	}
+	srv->stopping = true;
+	game_ws_commit(srv);
+	lws_context_destroy(srv->context);
+	uv_close((uv_handle_t *)&srv->shutdown_timer, NULL);
+	uv_close((uv_handle_t *)&srv->tick_timer, NULL);
+	uv_close((uv_handle_t *)&srv->commit_prepare, NULL);
+	for (size_t i = 0; i < sizeof(srv->signals) / sizeof(*srv->signals);
+	     i++)
+		uv_close((uv_handle_t *)&srv->signals[i], NULL);
+}
+
+/* Stops once the last session is gone or time is up. */
+static void server_shutdown_poll(uv_timer_t *timer)
+{
+	struct server *srv =
+		lws_container_of(timer, struct server, shutdown_timer);
+
+	if (srv->sessions.count && server_now_ms() < srv->shutdown_deadline_ms)
+		return;
 	if (srv->sessions.count)
 		log_warn("stopping with %u clients still connected",
 			 srv->sessions.count);
-	lws_context_destroy(srv->context);
+	server_stop(srv);
 }
 
-static void server_signal(void *handle, int signum)
+static void server_signal(uv_signal_t *handle, int signum)
 {
-	(void)handle;
-	if (server.shutting_down) {
+	struct server *srv = handle->data;
+
+	if (srv->shutting_down) {
 		log_warn("signal %d again: stopping now", signum);
-		lws_context_destroy(server.context);
+		server_stop(srv);
 		return;
 	}
 	log_info("signal %d: closing %u connections with 1001 and stopping",
-		 signum, server.sessions.count);
-	server.shutting_down = true;
-	game_ws_close_all(&server);
-	lws_sul_schedule(server.context, 0, &server.shutdown_sul,
-			 server_shutdown_poll,
-			 SHUTDOWN_POLL_MS * LWS_US_PER_MS);
-	/*
-	 * On the libuv loop lws arms its timer for a new sul only after some
-	 * socket activity; its cancel pipe provides that even when no client
-	 * is connected.
-	 */
-	lws_cancel_service(server.context);
+		 signum, srv->sessions.count);
+	srv->shutting_down = true;
+	srv->shutdown_deadline_ms = server_now_ms() + SHUTDOWN_DEADLINE_MS;
+	game_ws_close_all(srv);
+	uv_timer_start(&srv->shutdown_timer, server_shutdown_poll,
+		       SHUTDOWN_POLL_MS, SHUTDOWN_POLL_MS);
+}
+
+/* Our own handles on the loop: signals, the commit check, the timer. */
+static int server_start_handles(struct server *srv)
+{
+	static const int signals[] = { SIGINT, SIGTERM };
+
+	for (size_t i = 0; i < sizeof(signals) / sizeof(*signals); i++) {
+		if (uv_signal_init(&srv->loop, &srv->signals[i]))
+			return -1;
+		srv->signals[i].data = srv;
+		if (uv_signal_start(&srv->signals[i], server_signal,
+				    signals[i]))
+			return -1;
+	}
+	if (uv_timer_init(&srv->loop, &srv->shutdown_timer) ||
+	    uv_timer_init(&srv->loop, &srv->tick_timer) ||
+	    uv_prepare_init(&srv->loop, &srv->commit_prepare))
+		return -1;
+	return uv_prepare_start(&srv->commit_prepare, server_commit_prepare);
 }
 
 /* Refuses a web root that is not a directory, before listening. */
@@ -168,6 +209,7 @@ int main(int argc, char **argv)
 	/* The game protocol first: the default for clients that name none. */
 	static struct lws_protocols protocols[3];
 	struct lws_context_creation_info info;
+	void *foreign_loops[1];
 	struct lobby_config lobby_config;
 	struct lobby_random random = { server_random_fill, NULL };
 	struct lobby_sink sink = { game_ws_sink_send, game_ws_sink_record,
@@ -219,6 +261,11 @@ int main(int argc, char **argv)
 			server.lobby.stats.rooms,
 			server.config.reconnect_grace);
 
+	if (uv_loop_init(&server.loop)) {
+		log_error("cannot set up the event loop");
+		goto out_release;
+	}
+
 	mount_web = (struct lws_http_mount){
 		.mountpoint = "/",
 		.mountpoint_len = 1,
@@ -265,7 +312,8 @@ int main(int argc, char **argv)
 	info.server_string = "gomoku-server";
 	info.user = &server;
 	info.pcontext = &server.context;
-	info.signal_cb = server_signal;
+	foreign_loops[0] = &server.loop;
+	info.foreign_loops = foreign_loops;
 	info.timeout_secs = (unsigned int)server.config.handshake_timeout;
 	info.timeout_secs_ah_idle =
 		(unsigned int)server.config.handshake_timeout;
@@ -276,9 +324,7 @@ int main(int argc, char **argv)
 		(uint16_t)server.config.idle_timeout;
 	info.retry_and_idle_policy = &server_idle_policy;
 	info.options =
-		LWS_SERVER_OPTION_LIBUV |
-		LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN |
-		LWS_SERVER_OPTION_VALIDATE_UTF8 |
+		LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_VALIDATE_UTF8 |
 		LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
 
 	server.context = lws_create_context(&info);
@@ -286,7 +332,7 @@ int main(int argc, char **argv)
 		log_error("cannot listen on %s:%d",
 			  server.config.host ? server.config.host : "*",
 			  server.config.port);
-		goto out_release;
+		goto out_close_loop;
 	}
 	log_info("gomoku-server %s listening on http://%s:%d/ (board %d, %s, "
 		 "full board: %s, web root %s)",
@@ -296,10 +342,17 @@ int main(int argc, char **argv)
 		 server.config.full_board == FULL_BOARD_DRAW ? "draw" : "back",
 		 server.config.web_root);
 
+	if (server_start_handles(&server)) {
+		log_error("cannot set up the event loop");
+		server_stop(&server);
+		uv_run(&server.loop, UV_RUN_DEFAULT);
+		goto out_close_loop;
+	}
 	server_schedule_tick(&server);
 
-	lws_service(server.context, 0);
-	lws_context_destroy(server.context);
+	/* Until server_stop() and lws have closed every handle. */
+	uv_run(&server.loop, UV_RUN_DEFAULT);
+	uv_loop_close(&server.loop);
 	store_close(server.store);
 	lobby_release(&server.lobby);
 	peers_release(&server.peers);
@@ -307,6 +360,9 @@ int main(int argc, char **argv)
 	log_info("stopped");
 	return 0;
 
+out_close_loop:
+	uv_run(&server.loop, UV_RUN_DEFAULT);
+	uv_loop_close(&server.loop);
 out_release:
 	store_close(server.store);
 	lobby_release(&server.lobby);

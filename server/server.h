@@ -7,6 +7,8 @@
 #ifndef GOMOKU_SERVER_H
 #define GOMOKU_SERVER_H
 
+#include <uv.h> /* before libwebsockets.h: it declares its libuv API then */
+
 #include <libwebsockets.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -51,15 +53,20 @@ struct server {
 	struct peers peers;	     /* connections per client address */
 	struct peer *accepted_peer;  /* accepted, not yet tied to its wsi */
 	struct server_metrics metrics;
-	uint64_t started_ms;		     /* monotonic clock at start */
-	struct lws_dll2_owner sessions;	     /* every WebSocket session */
-	struct lws_dll2_owner held;	     /* sessions with messages waiting
+	uint64_t started_ms;		/* monotonic clock at start */
+	struct lws_dll2_owner sessions; /* every WebSocket session */
+	struct lws_dll2_owner held;	/* sessions with messages waiting
 					      * for the batch to commit */
-	uint64_t batches_committed;	     /* store batches made durable */
-	bool shutting_down;		     /* SIGTERM/SIGINT seen */
-	lws_sorted_usec_list_t shutdown_sul; /* shutdown deadline and poll */
-	lws_sorted_usec_list_t commit_sul;   /* commits the store batch */
-	lws_sorted_usec_list_t tick_sul;     /* reconnect grace deadlines */
+	uint64_t batches_committed;	/* store batches made durable */
+	uv_loop_t loop;			/* the one event loop, lws' too */
+	uv_signal_t signals[2];		/* SIGINT, SIGTERM */
+	uv_prepare_t commit_prepare;	/* commits the store batch before
+					 * the loop waits for I/O again */
+	uv_timer_t shutdown_timer;	/* polls for the last session */
+	bool shutting_down;		/* SIGTERM/SIGINT seen */
+	uint64_t shutdown_deadline_ms;	/* stop by then regardless */
+	bool stopping;			/* server_stop() ran */
+	uv_timer_t tick_timer;		/* the next reconnect-grace deadline */
 	struct encoded_msg encoded[SERVER_ENCODE_CACHE]; /* this step's */
 	unsigned int encoded_count;
 };
