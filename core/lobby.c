@@ -470,7 +470,8 @@ static void lobby_leave(struct lobby *lobby, struct lobby_player *player)
 	};
 
 	lobby_seat_remove(lobby, player);
-	if (player->away_until)
+	/* Away means no connection: a deadline can be 0 (grace 0 at 0 ms). */
+	if (!player->conn)
 		lobby_away_remove(lobby, player);
 	if (player->state == PLAYER_WAITING) {
 		lobby_queue_remove(lobby, player);

@@ -134,12 +134,13 @@ int lobby_init(struct lobby *lobby, const struct lobby_config *config,
 void lobby_release(struct lobby *lobby);
 
 /*
- * A connection conn arrives for uid (already checked, canonical) with a
- * display name (checked, may be ""). When the uid already has a seat, the
- * old connection gets EVENT_REPLACED and the seat passes to conn: a seated
- * player gets role (and board when a move was made, and winner when the
- * game is over), a waiting one gets waiting. Otherwise a new seat joins
- * the queue (waiting) and is matched when an opponent waits: both get role.
+ * A connection conn (not NULL) arrives for uid (already checked,
+ * canonical) with a display name (checked, may be ""). When the uid
+ * already has a seat, the old connection gets EVENT_REPLACED and the seat
+ * passes to conn: a seated player gets role (and board when a move was
+ * made, and winner when the game is over), a waiting one gets waiting.
+ * Otherwise a new seat joins the queue (waiting) and is matched when an
+ * opponent waits: both get role.
  * Returns the seat, or NULL on out of memory (nothing changed).
  */
 struct lobby_player *lobby_connect(struct lobby *lobby, const char *uid,

@@ -245,6 +245,67 @@ static void a_refused_move_changes_nothing(void **state)
 	assert_memory_equal(&game, &before, sizeof(game));
 }
 
+static void the_history_lists_every_move_as_a_flat_index_in_order(void **state)
+{
+	static const struct cell moves[] = {
+		{ 7, 7 }, { 0, 0 }, { 14, 14 }, { 14, 0 }, { 0, 14 }, { 3, 11 },
+	};
+	struct game game;
+	size_t i;
+
+	(void)state;
+	game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_BACK);
+	for (i = 0; i < sizeof(moves) / sizeof(moves[0]); i++)
+		expect_result(game_play(&game, i % 2 ? ROLE_BACK : ROLE_FRONT,
+					moves[i].x, moves[i].y),
+			      MOVE_OK);
+	expect_int(game.moves_played, 6);
+	for (i = 0; i < sizeof(moves) / sizeof(moves[0]); i++)
+		if (game.history[i] != moves[i].y * 15 + moves[i].x)
+			fail_msg("history[%zu]: expected %d, got %u", i,
+				 moves[i].y * 15 + moves[i].x, game.history[i]);
+}
+
+static void a_refused_move_or_a_forfeit_adds_nothing_to_history(void **state)
+{
+	struct game game;
+
+	(void)state;
+	game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_BACK);
+	game_play(&game, ROLE_FRONT, 7, 7);
+	game_play(&game, ROLE_FRONT, 8, 8);
+	game_play(&game, ROLE_BACK, 7, 7);
+	game_play(&game, ROLE_BACK, 15, 0);
+	game_forfeit(&game, ROLE_BACK);
+	game_play(&game, ROLE_BACK, 8, 8);
+	expect_int(game.moves_played, 1);
+	expect_int(game.history[0], 7 * 15 + 7);
+	expect_int(game.history[1], 0);
+}
+
+static void the_history_of_a_full_board_holds_every_cell_once(void **state)
+{
+	bool seen[25] = { false };
+	struct game game;
+	int i;
+
+	(void)state;
+	game_init(&game, 5, RULE_FREESTYLE, FULL_BOARD_DRAW);
+	play_pattern(&game, no_five_fill, 4, 4);
+	expect_int(game.moves_played, 25);
+	expect_int(game.history[24], 4 * 5 + 4);
+	for (i = 0; i < 25; i++) {
+		if (game.history[i] >= 25 || seen[game.history[i]])
+			fail_msg("history[%d] = %u: off the board or twice", i,
+				 game.history[i]);
+		seen[game.history[i]] = true;
+		if (game.board.cells[game.history[i]] !=
+		    (i % 2 ? ROLE_BACK : ROLE_FRONT))
+			fail_msg("history[%d] = %u holds the other side", i,
+				 game.history[i]);
+	}
+}
+
 static void front_wins_with_five_in_a_row(void **state)
 {
 	struct game game;
@@ -584,6 +645,12 @@ int main(void)
 		cmocka_unit_test(
 			the_turn_is_checked_before_the_range_and_the_cell),
 		cmocka_unit_test(a_refused_move_changes_nothing),
+		cmocka_unit_test(
+			the_history_lists_every_move_as_a_flat_index_in_order),
+		cmocka_unit_test(
+			a_refused_move_or_a_forfeit_adds_nothing_to_history),
+		cmocka_unit_test(
+			the_history_of_a_full_board_holds_every_cell_once),
 		cmocka_unit_test(front_wins_with_five_in_a_row),
 		cmocka_unit_test(back_wins_with_five_in_a_column),
 		cmocka_unit_test(

@@ -1,7 +1,8 @@
 /*
  * test_lobby.c - the queue, matching, rooms, move routing, errors,
- * disconnects, takeovers and counters of the lobby, through a sink that
- * records every event and a random source that replays scripted bytes.
+ * disconnects, takeovers, the reconnect grace, the journal hook, restored
+ * games and counters of the lobby, through a sink that records every event
+ * and every journal fact, and a random source that replays scripted bytes.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -18,6 +19,11 @@
 #include "expect.h"
 
 #define MAX_UIDS 1000
+#define MAX_FACTS 64
+
+/* The reconnect grace of the grace tests, and a clock reading of theirs. */
+#define GRACE_MS 30000
+#define T0 1000000
 
 /* A copy of one event the lobby sent, with what it pointed to. */
 struct record {
@@ -34,7 +40,20 @@ struct record {
 	struct win_line line;		   /* WINNER */
 	int moves;			   /* BOARD, WINNER: moves played */
 	struct cell move;		   /* BOARD: the last move */
+	int seconds;			   /* OPPONENT_AWAY */
+	bool resume;			   /* BOARD: a returner's position */
 	char *json;			   /* encoded, or NULL for REPLACED */
+};
+
+/* A copy of one fact the lobby told the journal (lobby_sink.record). */
+struct fact {
+	enum lobby_record type;	       /* what happened */
+	const struct lobby_room *room; /* the room it happened in */
+	char room_id[UID_LEN + 1];     /* read during the call */
+	int moves;		       /* moves played at the time */
+	enum game_reason reason;       /* the game's end at the time */
+	bool seated[3];		       /* by role: a player in the seat */
+	size_t events_before;	       /* events sent before it */
 };
 
 /* One of these per test: the lobby and what it has said and drawn. */
@@ -51,6 +70,8 @@ struct fixture {
 	uint8_t counter;		  /* the next byte when endless */
 	char uids[MAX_UIDS][UID_LEN + 1]; /* uid i of the test */
 	char conns[2 * MAX_UIDS];	  /* &conns[i] is connection i */
+	struct fact facts[MAX_FACTS];	  /* every fact, in order */
+	size_t fact_count;		  /* facts used */
 };
 
 static void record_event(void *ctx, void *conn, const struct event *ev)
@@ -65,9 +86,13 @@ static void record_event(void *ctx, void *conn, const struct event *ev)
 			realloc(f->records, f->capacity * sizeof(*f->records));
 		assert_non_null(f->records);
 	}
+	if (!conn)
+		fail_msg("event %d was sent to a NULL connection", ev->type);
 	r = &f->records[f->count++];
 	memset(r, 0, sizeof(*r));
 	r->conn = conn;
+	r->seconds = ev->seconds;
+	r->resume = ev->resume;
 	r->type = ev->type;
 	r->role = ev->role;
 	r->code = ev->code;
@@ -93,6 +118,25 @@ static void record_event(void *ctx, void *conn, const struct event *ev)
 			fail_msg("event type %d could not be encoded",
 				 ev->type);
 	}
+}
+
+static void record_fact(void *ctx, enum lobby_record type,
+			const struct lobby_room *room)
+{
+	struct fixture *f = ctx;
+	struct fact *fact;
+
+	if (f->fact_count == MAX_FACTS)
+		fail_msg("more than %d facts recorded", MAX_FACTS);
+	fact = &f->facts[f->fact_count++];
+	fact->type = type;
+	fact->room = room;
+	snprintf(fact->room_id, sizeof(fact->room_id), "%s", room->id);
+	fact->moves = room->game.moves_played;
+	fact->reason = room->game.reason;
+	fact->seated[ROLE_FRONT] = room->seats[ROLE_FRONT] != NULL;
+	fact->seated[ROLE_BACK] = room->seats[ROLE_BACK] != NULL;
+	fact->events_before = f->count;
 }
 
 static void fill_random(void *ctx, void *buf, size_t len)
@@ -138,14 +182,27 @@ static void forget_records(struct fixture *f)
 	for (i = 0; i < f->count; i++)
 		free(f->records[i].json);
 	f->count = 0;
+	f->fact_count = 0;
 }
 
-static int setup_lobby(void **state, int size, enum full_board full_board)
+/* (Re)starts f's lobby with config, telling the journal when journal. */
+static int start_lobby(struct fixture *f, const struct lobby_config *config,
+		       bool journal)
+{
+	return lobby_init(
+		&f->lobby, config, (struct lobby_random){ fill_random, f },
+		(struct lobby_sink){ record_event, journal ? record_fact : NULL,
+				     f });
+}
+
+static int setup_lobby_with(void **state, int size, enum full_board full_board,
+			    uint64_t grace_ms, bool journal)
 {
 	struct lobby_config config = {
 		.board_size = size,
 		.rule = RULE_FREESTYLE,
 		.full_board = full_board,
+		.reconnect_grace_ms = grace_ms,
 	};
 	struct fixture *f = calloc(1, sizeof(*f));
 	int i;
@@ -155,14 +212,17 @@ static int setup_lobby(void **state, int size, enum full_board full_board)
 	for (i = 0; i < MAX_UIDS; i++)
 		snprintf(f->uids[i], sizeof(f->uids[i]),
 			 "%08x-aaaa-4bbb-8ccc-%012x", 0xa0000000u + i, i);
-	if (lobby_init(&f->lobby, &config,
-		       (struct lobby_random){ fill_random, f },
-		       (struct lobby_sink){ record_event, NULL, f })) {
+	if (start_lobby(f, &config, journal)) {
 		free(f);
 		return -1;
 	}
 	*state = f;
 	return 0;
+}
+
+static int setup_lobby(void **state, int size, enum full_board full_board)
+{
+	return setup_lobby_with(state, size, full_board, 0, false);
 }
 
 static int setup(void **state)
@@ -173,6 +233,24 @@ static int setup(void **state)
 static int setup_small_drawn(void **state)
 {
 	return setup_lobby(state, 5, FULL_BOARD_DRAW);
+}
+
+/* 15x15, a grace of GRACE_MS, and a journal that records every fact. */
+static int setup_grace(void **state)
+{
+	return setup_lobby_with(state, 15, FULL_BOARD_BACK, GRACE_MS, true);
+}
+
+/* As setup_grace, with no grace: a drop forfeits at once. */
+static int setup_journal_no_grace(void **state)
+{
+	return setup_lobby_with(state, 15, FULL_BOARD_BACK, 0, true);
+}
+
+/* As setup_grace, with no journal (lobby_sink.record NULL). */
+static int setup_grace_no_journal(void **state)
+{
+	return setup_lobby_with(state, 15, FULL_BOARD_BACK, GRACE_MS, false);
 }
 
 static int teardown(void **state)
@@ -222,6 +300,10 @@ static const char *type_name(int type)
 		return "error";
 	case EVENT_PONG:
 		return "pong";
+	case EVENT_OPPONENT_AWAY:
+		return "opponent_away";
+	case EVENT_OPPONENT_BACK:
+		return "opponent_back";
 	case EVENT_REPLACED:
 		return "replaced";
 	default:
@@ -894,8 +976,8 @@ static void the_same_uid_takes_over_with_role_and_board(void **state)
 	play(f, p1, 8, 8);
 	forget_records(f);
 	stats = f->lobby.stats;
-	again = lobby_connect(&f->lobby, f->uids[0], "zero again",
-			      conn(f, 100), 0);
+	again = lobby_connect(&f->lobby, f->uids[0], "zero again", conn(f, 100),
+			      0);
 	assert_ptr_equal(again, p0);
 	expect_events(f, 3);
 	expect_event(f, 0, 0, EVENT_REPLACED);
@@ -1068,7 +1150,1164 @@ static void release_frees_every_seat_and_room_without_sending(void **state)
 	expect_int(f->lobby.stats.players, 0);
 }
 
+/* --- The reconnect grace, the journal and restored games. --- */
+
+static const char *fact_name(int type)
+{
+	switch (type) {
+	case RECORD_ROOM_OPENED:
+		return "room_opened";
+	case RECORD_MOVE:
+		return "move";
+	case RECORD_GAME_OVER:
+		return "game_over";
+	case RECORD_ROOM_CLOSED:
+		return "room_closed";
+	default:
+		return "(not a fact)";
+	}
+}
+
+/* Checks that fact i is want_type, recorded after want_before events. */
+#define expect_fact(f, i, want_type, want_before)                              \
+	do {                                                                   \
+		size_t i_ = (i);                                               \
+		const struct fact *fact_;                                      \
+		if (i_ >= (f)->fact_count)                                     \
+			fail_msg("expected fact %zu (%s), only %zu recorded",  \
+				 i_, fact_name(want_type), (f)->fact_count);   \
+		fact_ = &(f)->facts[i_];                                       \
+		if (fact_->type != (want_type))                                \
+			fail_msg("fact %zu: expected %s, got %s", i_,          \
+				 fact_name(want_type),                         \
+				 fact_name(fact_->type));                      \
+		if (fact_->events_before != (size_t)(want_before))             \
+			fail_msg("fact %zu (%s): expected after %zu events, "  \
+				 "got after %zu",                              \
+				 i_, fact_name(want_type),                     \
+				 (size_t)(want_before), fact_->events_before); \
+	} while (0)
+
+#define expect_facts(f, n)                                               \
+	do {                                                             \
+		if ((f)->fact_count != (size_t)(n))                      \
+			fail_msg("expected %d facts, got %zu%s%s", (n),  \
+				 (f)->fact_count,                        \
+				 (f)->fact_count ? ", first " : "",      \
+				 (f)->fact_count ?                       \
+					 fact_name((f)->facts[0].type) : \
+					 "");                            \
+	} while (0)
+
+#define expect_away(f, want_away) expect_int((f)->lobby.stats.away, want_away)
+
+/* Checks the finished games counters, by reason. */
+#define expect_finished(f, want_five, want_full, want_forfeit)                \
+	do {                                                                  \
+		const struct lobby_stats *s_ = &(f)->lobby.stats;             \
+		expect_int(s_->games_finished[REASON_FIVE], want_five);       \
+		expect_int(s_->games_finished[REASON_FULL], want_full);       \
+		expect_int(s_->games_finished[REASON_FORFEIT], want_forfeit); \
+	} while (0)
+
+/* Connects uid i again on connection c at now_ms. */
+static struct lobby_player *rejoin(struct fixture *f, int i, const char *name,
+				   int c, uint64_t now_ms)
+{
+	struct lobby_player *player;
+
+	player = lobby_connect(&f->lobby, f->uids[i], name, conn(f, c), now_ms);
+	if (!player)
+		fail_msg("player %d could not connect again", i);
+	return player;
+}
+
+/* The player's connection dropped (not on purpose) at now_ms. */
+static void drop(struct fixture *f, struct lobby_player *player,
+		 uint64_t now_ms)
+{
+	lobby_disconnect(&f->lobby, player, false, now_ms);
+}
+
+/* Front (player 0 after pair(f, ..., 0)) makes five on row 0. */
+static void play_to_five(struct fixture *f, struct lobby_player *front,
+			 struct lobby_player *back)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		play(f, front, i, 0);
+		play(f, back, i, 1);
+	}
+	play(f, front, 4, 0);
+}
+
+/* Restarts f's lobby, same settings and journal, with another grace. */
+static void restart_with_grace(struct fixture *f, uint64_t grace_ms)
+{
+	struct lobby_config config = f->lobby.config;
+	bool journal = f->lobby.sink.record != NULL;
+
+	lobby_release(&f->lobby);
+	config.reconnect_grace_ms = grace_ms;
+	if (start_lobby(f, &config, journal))
+		fail_msg("the lobby could not restart with a grace of %llu ms",
+			 (unsigned long long)grace_ms);
+}
+
+static void a_dropped_player_keeps_the_seat_for_the_grace(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+
+	pair(f, &p0, &p1, 0);
+	play(f, p0, 7, 7);
+	forget_records(f);
+	drop(f, p0, T0);
+	expect_events(f, 1);
+	expect_event(f, 0, 1, EVENT_OPPONENT_AWAY);
+	expect_int(f->records[0].seconds, 30);
+	expect_str(f->records[0].json,
+		   "{\"type\":\"opponent_away\",\"seconds\":30}");
+	assert_ptr_equal(lobby_find(&f->lobby, f->uids[0]), p0);
+	assert_null(p0->conn);
+	expect_int(p0->away_until, T0 + GRACE_MS);
+	expect_int(p0->state, PLAYER_PLAYING);
+	assert_ptr_equal(p0->room->seats[ROLE_FRONT], p0);
+	assert_false(game_is_over(&p0->room->game));
+	assert_ptr_equal(f->lobby.away_head, p0);
+	assert_ptr_equal(f->lobby.away_tail, p0);
+	expect_facts(f, 0);
+	expect_stats(f, 2, 0, 1, 1, 1, 1);
+	expect_away(f, 1);
+	expect_finished(f, 0, 0, 0);
+}
+
+static void leaving_on_purpose_forfeits_at_once_despite_the_grace(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+
+	pair(f, &p0, &p1, 0);
+	play(f, p0, 7, 7);
+	forget_records(f);
+	lobby_disconnect(&f->lobby, p0, true, T0);
+	expect_events(f, 2);
+	expect_event(f, 0, 1, EVENT_WINNER);
+	expect_int(f->records[0].winner, WINNER_BACK);
+	expect_int(f->records[0].reason, REASON_FORFEIT);
+	expect_event(f, 1, 1, EVENT_DISCONNECT);
+	assert_null(lobby_find(&f->lobby, f->uids[0]));
+	assert_null(f->lobby.away_head);
+	expect_facts(f, 1);
+	expect_fact(f, 0, RECORD_GAME_OVER, 0);
+	expect_stats(f, 1, 0, 1, 0, 1, 1);
+	expect_away(f, 0);
+	expect_finished(f, 0, 0, 1);
+	expect_int(lobby_tick(&f->lobby, T0 + GRACE_MS), UINT64_MAX);
+}
+
+static void a_drop_without_grace_forfeits_at_once(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+
+	pair(f, &p0, &p1, 0);
+	play(f, p0, 7, 7);
+	forget_records(f);
+	drop(f, p1, T0);
+	expect_events(f, 2);
+	expect_event(f, 0, 0, EVENT_WINNER);
+	expect_int(f->records[0].winner, WINNER_FRONT);
+	expect_int(f->records[0].reason, REASON_FORFEIT);
+	expect_event(f, 1, 0, EVENT_DISCONNECT);
+	assert_null(lobby_find(&f->lobby, f->uids[1]));
+	assert_null(f->lobby.away_head);
+	expect_facts(f, 1);
+	expect_fact(f, 0, RECORD_GAME_OVER, 0);
+	expect_stats(f, 1, 0, 1, 0, 1, 1);
+	expect_away(f, 0);
+	expect_finished(f, 0, 0, 1);
+}
+
+static void a_waiting_player_who_drops_is_freed_at_once(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0;
+
+	p0 = join(f, 0, "zero");
+	expect_stats(f, 1, 1, 0, 0, 0, 0);
+	forget_records(f);
+	drop(f, p0, T0);
+	expect_events(f, 0);
+	expect_facts(f, 0);
+	assert_null(lobby_find(&f->lobby, f->uids[0]));
+	assert_null(f->lobby.queue_head);
+	assert_null(f->lobby.away_head);
+	expect_stats(f, 0, 0, 0, 0, 0, 0);
+	expect_away(f, 0);
+	expect_int(lobby_tick(&f->lobby, T0 + GRACE_MS), UINT64_MAX);
+}
+
+static void a_drop_after_the_game_is_over_frees_the_seat_at_once(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+
+	pair(f, &p0, &p1, 0);
+	play_to_five(f, p0, p1);
+	forget_records(f);
+	drop(f, p1, T0);
+	expect_events(f, 1);
+	expect_event(f, 0, 0, EVENT_DISCONNECT);
+	assert_null(lobby_find(&f->lobby, f->uids[1]));
+	expect_facts(f, 0);
+	expect_stats(f, 1, 0, 1, 0, 1, 9);
+	expect_away(f, 0);
+	expect_finished(f, 1, 0, 0);
+
+	forget_records(f);
+	drop(f, p0, T0);
+	expect_events(f, 0);
+	expect_facts(f, 1);
+	expect_fact(f, 0, RECORD_ROOM_CLOSED, 0);
+	expect_stats(f, 0, 0, 0, 0, 1, 9);
+	expect_away(f, 0);
+}
+
+static void opponent_away_counts_whole_seconds_rounded_up(void **state)
+{
+	static const struct {
+		uint64_t grace_ms;
+		int seconds;
+	} cases[] = {
+		{ 1, 1 },    { 999, 1 },  { 1000, 1 },	 { 1001, 2 },
+		{ 1500, 2 }, { 2000, 2 }, { 30000, 30 }, { 3600000, 3600 },
+	};
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		restart_with_grace(f, cases[i].grace_ms);
+		pair(f, &p0, &p1, 0);
+		drop(f, p0, T0);
+		expect_event(f, 0, 1, EVENT_OPPONENT_AWAY);
+		if (f->records[0].seconds != cases[i].seconds)
+			fail_msg("grace %llu ms: expected %d s, got %d",
+				 (unsigned long long)cases[i].grace_ms,
+				 cases[i].seconds, f->records[0].seconds);
+		forget_records(f);
+	}
+}
+
+static void a_resume_tells_the_seconds_left_rounded_up(void **state)
+{
+	static const struct {
+		uint64_t after_ms; /* since the opponent dropped */
+		int seconds;
+	} cases[] = {
+		{ 0, 30 },     { 1, 30 },    { 999, 30 },  { 1000, 29 },
+		{ 10000, 20 }, { 28999, 2 }, { 29000, 1 }, { 29999, 1 },
+	};
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+	size_t i;
+
+	pair(f, &p0, &p1, 0);
+	drop(f, p0, T0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		forget_records(f);
+		/* Player 1 takes its own seat over: it hears where 0 is. */
+		rejoin(f, 1, "one", 200 + (int)i, T0 + cases[i].after_ms);
+		expect_events(f, 3);
+		expect_event(f, 2, 200 + (int)i, EVENT_OPPONENT_AWAY);
+		if (f->records[2].seconds != cases[i].seconds)
+			fail_msg(
+				"%llu ms after the drop: expected %d s, got %d",
+				(unsigned long long)cases[i].after_ms,
+				cases[i].seconds, f->records[2].seconds);
+	}
+}
+
+static void a_player_back_within_the_grace_resumes_the_game(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1, *again;
+
+	pair(f, &p0, &p1, 0);
+	play(f, p0, 7, 7);
+	drop(f, p0, T0);
+	play(f, p1, 8, 8);
+	forget_records(f);
+	again = rejoin(f, 0, "zero", 100, T0 + 10000);
+	assert_ptr_equal(again, p0);
+	expect_events(f, 3);
+	expect_event(f, 0, 1, EVENT_OPPONENT_BACK);
+	expect_str(f->records[0].json, "{\"type\":\"opponent_back\"}");
+	expect_event(f, 1, 100, EVENT_ROLE);
+	expect_int(f->records[1].role, ROLE_FRONT);
+	expect_str(f->records[1].room, p0->room->id);
+	expect_str(f->records[1].opponent, "one");
+	expect_event(f, 2, 100, EVENT_BOARD);
+	expect_int(f->records[2].moves, 2);
+	expect_int(f->records[2].move.x, 8);
+	expect_int(f->records[2].move.y, 8);
+	assert_true(f->records[2].resume);
+	assert_ptr_equal(p0->conn, conn(f, 100));
+	expect_int(p0->away_until, 0);
+	assert_null(f->lobby.away_head);
+	expect_facts(f, 0);
+	expect_stats(f, 2, 0, 1, 1, 1, 2);
+	expect_away(f, 0);
+
+	/* The deadline that was is forgotten; the game goes on. */
+	forget_records(f);
+	expect_int(lobby_tick(&f->lobby, T0 + GRACE_MS), UINT64_MAX);
+	expect_events(f, 0);
+	play(f, p0, 9, 9);
+	expect_events(f, 2);
+	expect_event(f, 0, 100, EVENT_BOARD);
+	expect_event(f, 1, 1, EVENT_BOARD);
+	assert_false(f->records[0].resume);
+	assert_false(f->records[1].resume);
+	expect_stats(f, 2, 0, 1, 1, 1, 3);
+}
+
+static void
+the_present_player_plays_on_and_the_away_one_hears_nothing(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+	struct request ping = { .type = REQUEST_PING };
+	struct request move = move_request(9, 9);
+
+	pair(f, &p0, &p1, 0);
+	play(f, p0, 7, 7);
+	drop(f, p0, T0);
+	forget_records(f);
+	play(f, p1, 8, 8);
+	expect_events(f, 1);
+	expect_event(f, 0, 1, EVENT_BOARD);
+	expect_int(f->records[0].moves, 2);
+	expect_facts(f, 1);
+	expect_fact(f, 0, RECORD_MOVE, 0);
+	expect_stats(f, 2, 0, 1, 1, 1, 2);
+	expect_away(f, 1);
+	expect_int(p0->room->game.to_move, ROLE_FRONT);
+
+	/* Now it is the away player's turn: the present one must wait. */
+	expect_refusal(f, p1, &move, ERR_NOT_YOUR_TURN);
+	lobby_request(&f->lobby, p1, &ping);
+	expect_events(f, 1);
+	expect_event(f, 0, 1, EVENT_PONG);
+	expect_away(f, 1);
+}
+
+static void a_returner_whose_game_ended_meanwhile_gets_the_result(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+
+	pair(f, &p0, &p1, 0);
+	play(f, p0, 7, 7);
+	drop(f, p0, T0);
+	forget_records(f);
+	lobby_disconnect(&f->lobby, p1, true, T0 + 1000);
+	expect_events(f, 0); /* the only one left to tell is away */
+	expect_facts(f, 1);
+	expect_fact(f, 0, RECORD_GAME_OVER, 0);
+	expect_int(f->facts[0].reason, REASON_FORFEIT);
+	expect_stats(f, 1, 0, 1, 0, 1, 1);
+	expect_away(f, 1);
+	expect_finished(f, 0, 0, 1);
+
+	forget_records(f);
+	rejoin(f, 0, "zero", 100, T0 + 2000);
+	expect_events(f, 4);
+	expect_event(f, 0, 100, EVENT_ROLE);
+	assert_false(f->records[0].has_opponent);
+	expect_event(f, 1, 100, EVENT_BOARD);
+	expect_int(f->records[1].moves, 1);
+	expect_event(f, 2, 100, EVENT_WINNER);
+	expect_int(f->records[2].winner, WINNER_FRONT);
+	expect_int(f->records[2].reason, REASON_FORFEIT);
+	expect_event(f, 3, 100, EVENT_DISCONNECT);
+	expect_facts(f, 0);
+	expect_stats(f, 1, 0, 1, 0, 1, 1);
+	expect_away(f, 0);
+
+	forget_records(f);
+	lobby_disconnect(&f->lobby, p0, true, T0 + 3000);
+	expect_events(f, 0);
+	expect_facts(f, 1);
+	expect_fact(f, 0, RECORD_ROOM_CLOSED, 0);
+	expect_stats(f, 0, 0, 0, 0, 1, 1);
+}
+
+static void
+both_away_the_first_deadline_forfeits_and_the_second_sees_it(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+
+	pair(f, &p0, &p1, 0);
+	play(f, p0, 7, 7);
+	forget_records(f);
+	drop(f, p0, T0);
+	expect_events(f, 1);
+	expect_event(f, 0, 1, EVENT_OPPONENT_AWAY);
+	forget_records(f);
+	drop(f, p1, T0 + 5000);
+	expect_events(f, 0); /* player 0 is away: nobody to tell */
+	assert_ptr_equal(f->lobby.away_head, p0);
+	assert_ptr_equal(f->lobby.away_tail, p1);
+	expect_stats(f, 2, 0, 1, 1, 1, 1);
+	expect_away(f, 2);
+
+	expect_int(lobby_tick(&f->lobby, T0 + GRACE_MS - 1), T0 + GRACE_MS);
+	expect_events(f, 0);
+	expect_facts(f, 0);
+	expect_away(f, 2);
+
+	expect_int(lobby_tick(&f->lobby, T0 + GRACE_MS), T0 + 5000 + GRACE_MS);
+	expect_events(f, 0);
+	expect_facts(f, 1);
+	expect_fact(f, 0, RECORD_GAME_OVER, 0);
+	assert_null(lobby_find(&f->lobby, f->uids[0]));
+	assert_ptr_equal(lobby_find(&f->lobby, f->uids[1]), p1);
+	expect_stats(f, 1, 0, 1, 0, 1, 1);
+	expect_away(f, 1);
+	expect_finished(f, 0, 0, 1);
+
+	forget_records(f);
+	rejoin(f, 1, "one", 101, T0 + GRACE_MS + 1000);
+	expect_events(f, 4);
+	expect_event(f, 0, 101, EVENT_ROLE);
+	expect_int(f->records[0].role, ROLE_BACK);
+	assert_false(f->records[0].has_opponent);
+	expect_event(f, 1, 101, EVENT_BOARD);
+	expect_event(f, 2, 101, EVENT_WINNER);
+	expect_int(f->records[2].winner, WINNER_BACK);
+	expect_int(f->records[2].reason, REASON_FORFEIT);
+	expect_event(f, 3, 101, EVENT_DISCONNECT);
+	expect_facts(f, 0);
+	expect_stats(f, 1, 0, 1, 0, 1, 1);
+	expect_away(f, 0);
+	expect_int(lobby_tick(&f->lobby, T0 + 10 * GRACE_MS), UINT64_MAX);
+	assert_ptr_equal(lobby_find(&f->lobby, f->uids[1]), p1);
+}
+
+static void a_returner_whose_opponent_is_away_too_is_told_so(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+
+	pair(f, &p0, &p1, 0);
+	drop(f, p0, T0);
+	drop(f, p1, T0 + 5000);
+	forget_records(f);
+	rejoin(f, 0, "zero", 100, T0 + 20000);
+	expect_events(f, 2); /* no board: no move yet; no back: 1 away */
+	expect_event(f, 0, 100, EVENT_ROLE);
+	expect_str(f->records[0].opponent, "one");
+	expect_event(f, 1, 100, EVENT_OPPONENT_AWAY);
+	expect_int(f->records[1].seconds, 15);
+	expect_stats(f, 2, 0, 1, 1, 1, 0);
+	expect_away(f, 1);
+	assert_ptr_equal(f->lobby.away_head, p1);
+
+	forget_records(f);
+	rejoin(f, 1, "one", 101, T0 + 21000);
+	expect_events(f, 2);
+	expect_event(f, 0, 100, EVENT_OPPONENT_BACK);
+	expect_event(f, 1, 101, EVENT_ROLE);
+	expect_stats(f, 2, 0, 1, 1, 1, 0);
+	expect_away(f, 0);
+	assert_null(f->lobby.away_head);
+}
+
+static void tick_before_the_deadline_changes_nothing(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+	struct lobby_stats stats;
+
+	pair(f, &p0, &p1, 0);
+	drop(f, p0, T0);
+	forget_records(f);
+	stats = f->lobby.stats;
+	expect_int(lobby_tick(&f->lobby, T0), T0 + GRACE_MS);
+	expect_int(lobby_tick(&f->lobby, T0 + GRACE_MS - 1), T0 + GRACE_MS);
+	expect_events(f, 0);
+	expect_facts(f, 0);
+	assert_memory_equal(&stats, &f->lobby.stats, sizeof(stats));
+	assert_ptr_equal(lobby_find(&f->lobby, f->uids[0]), p0);
+	expect_away(f, 1);
+}
+
+static void tick_at_the_deadline_forfeits_the_absent_player(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+
+	pair(f, &p0, &p1, 0);
+	drop(f, p0, T0);
+	forget_records(f);
+	expect_int(lobby_tick(&f->lobby, T0 + GRACE_MS), UINT64_MAX);
+	expect_events(f, 2);
+	expect_event(f, 0, 1, EVENT_WINNER);
+	expect_int(f->records[0].winner, WINNER_BACK);
+	expect_int(f->records[0].reason, REASON_FORFEIT);
+	expect_event(f, 1, 1, EVENT_DISCONNECT);
+	expect_facts(f, 1);
+	expect_fact(f, 0, RECORD_GAME_OVER, 0);
+	assert_null(lobby_find(&f->lobby, f->uids[0]));
+	assert_null(f->lobby.away_head);
+	expect_stats(f, 1, 0, 1, 0, 1, 0);
+	expect_away(f, 0);
+	expect_finished(f, 0, 0, 1);
+}
+
+static void tick_long_after_the_deadline_forfeits_just_the_same(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+
+	pair(f, &p0, &p1, 0);
+	play(f, p0, 7, 7);
+	drop(f, p1, T0);
+	forget_records(f);
+	expect_int(lobby_tick(&f->lobby, T0 + 100 * GRACE_MS), UINT64_MAX);
+	expect_events(f, 2);
+	expect_event(f, 0, 0, EVENT_WINNER);
+	expect_int(f->records[0].winner, WINNER_FRONT);
+	expect_event(f, 1, 0, EVENT_DISCONNECT);
+	assert_null(lobby_find(&f->lobby, f->uids[1]));
+	expect_stats(f, 1, 0, 1, 0, 1, 1);
+	expect_away(f, 0);
+	expect_finished(f, 0, 0, 1);
+}
+
+static void tick_with_nobody_away_returns_uint64_max(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+
+	expect_int(lobby_tick(&f->lobby, 0), UINT64_MAX);
+	pair(f, &p0, &p1, 0);
+	join(f, 2, NULL);
+	forget_records(f);
+	expect_int(lobby_tick(&f->lobby, T0), UINT64_MAX);
+	expect_int(lobby_tick(&f->lobby, UINT64_MAX - 1), UINT64_MAX);
+	expect_events(f, 0);
+	expect_stats(f, 3, 1, 1, 1, 1, 0);
+	expect_away(f, 0);
+}
+
+static void tick_returns_the_earliest_deadline_first(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p[4];
+	int i;
+
+	script_match(f, 0x11, 0);
+	script_match(f, 0x22, 0);
+	for (i = 0; i < 4; i++)
+		p[i] = join(f, i, NULL);
+	drop(f, p[2], T0);
+	drop(f, p[0], T0 + 1000);
+	expect_away(f, 2);
+	forget_records(f);
+	expect_int(lobby_tick(&f->lobby, T0), T0 + GRACE_MS);
+	expect_int(lobby_tick(&f->lobby, T0 + GRACE_MS), T0 + 1000 + GRACE_MS);
+	expect_events(f, 2);
+	expect_event(f, 0, 3, EVENT_WINNER);
+	expect_event(f, 1, 3, EVENT_DISCONNECT);
+	expect_away(f, 1);
+	expect_stats(f, 3, 0, 2, 1, 2, 0);
+	forget_records(f);
+	expect_int(lobby_tick(&f->lobby, T0 + 1000 + GRACE_MS), UINT64_MAX);
+	expect_events(f, 2);
+	expect_event(f, 0, 1, EVENT_WINNER);
+	expect_event(f, 1, 1, EVENT_DISCONNECT);
+	expect_away(f, 0);
+	expect_stats(f, 2, 0, 2, 0, 2, 0);
+	expect_finished(f, 0, 0, 2);
+}
+
+static void a_takeover_of_a_connected_seat_still_sends_replaced(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+
+	pair(f, &p0, &p1, 0);
+	rejoin(f, 0, "zero", 100, T0);
+	expect_events(f, 2);
+	expect_event(f, 0, 0, EVENT_REPLACED);
+	expect_event(f, 1, 100, EVENT_ROLE);
+	expect_facts(f, 0);
+	expect_stats(f, 2, 0, 1, 1, 1, 0);
+	expect_away(f, 0);
+	assert_null(f->lobby.away_head);
+}
+
+static void the_journal_hears_room_opened_before_the_role_events(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0;
+
+	script_match(f, 0x11, 0);
+	p0 = join(f, 0, "zero");
+	expect_facts(f, 0);
+	join(f, 1, "one");
+	expect_events(f, 4);
+	expect_event(f, 2, 0, EVENT_ROLE);
+	expect_event(f, 3, 1, EVENT_ROLE);
+	expect_facts(f, 1);
+	expect_fact(f, 0, RECORD_ROOM_OPENED, 2);
+	assert_ptr_equal(f->facts[0].room, p0->room);
+	expect_str(f->facts[0].room_id, p0->room->id);
+	assert_true(f->facts[0].seated[ROLE_FRONT]);
+	assert_true(f->facts[0].seated[ROLE_BACK]);
+	expect_int(f->facts[0].moves, 0);
+}
+
+static void the_journal_hears_each_move_once_before_the_boards(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+	struct request board = { .type = REQUEST_BOARD, .role = ROLE_BACK };
+	struct request move = move_request(7, 7);
+
+	pair(f, &p0, &p1, 0);
+	play(f, p0, 7, 7);
+	expect_events(f, 2);
+	expect_facts(f, 1);
+	expect_fact(f, 0, RECORD_MOVE, 0);
+	expect_int(f->facts[0].moves, 1);
+	assert_ptr_equal(f->facts[0].room, p0->room);
+
+	/* A refusal is no fact. */
+	expect_refusal(f, p1, &move, ERR_OCCUPIED);
+	expect_facts(f, 0);
+
+	/* A seed-form board is a move like any other. */
+	memcpy(board.cells, p1->room->game.board.cells, sizeof(board.cells));
+	board.cells[3 * 15 + 4] = ROLE_BACK;
+	lobby_request(&f->lobby, p1, &board);
+	expect_events(f, 2);
+	expect_event(f, 0, 0, EVENT_BOARD);
+	expect_facts(f, 1);
+	expect_fact(f, 0, RECORD_MOVE, 0);
+	expect_int(f->facts[0].moves, 2);
+	expect_int(p1->room->game.history[1], 3 * 15 + 4);
+}
+
+static void the_journal_hears_game_over_before_the_winners(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+	int i;
+
+	pair(f, &p0, &p1, 0);
+	for (i = 0; i < 4; i++) {
+		play(f, p0, i, 0);
+		play(f, p1, i, 1);
+	}
+	forget_records(f);
+	play(f, p0, 4, 0);
+	expect_events(f, 4);
+	expect_event(f, 0, 0, EVENT_BOARD);
+	expect_event(f, 1, 1, EVENT_BOARD);
+	expect_event(f, 2, 0, EVENT_WINNER);
+	expect_event(f, 3, 1, EVENT_WINNER);
+	expect_facts(f, 2);
+	expect_fact(f, 0, RECORD_MOVE, 0);
+	expect_int(f->facts[0].moves, 9);
+	expect_fact(f, 1, RECORD_GAME_OVER, 0);
+	expect_int(f->facts[1].reason, REASON_FIVE);
+	expect_stats(f, 2, 0, 1, 0, 1, 9);
+	expect_finished(f, 1, 0, 0);
+}
+
+static void
+the_journal_hears_room_closed_once_as_the_last_one_leaves(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+	char room_id[UID_LEN + 1];
+	const struct lobby_room *room;
+
+	pair(f, &p0, &p1, 0);
+	room = p0->room;
+	snprintf(room_id, sizeof(room_id), "%s", room->id);
+	lobby_disconnect(&f->lobby, p0, true, T0);
+	expect_facts(f, 1);
+	expect_fact(f, 0, RECORD_GAME_OVER, 0);
+	forget_records(f);
+	lobby_disconnect(&f->lobby, p1, true, T0);
+	expect_events(f, 0);
+	expect_facts(f, 1);
+	expect_fact(f, 0, RECORD_ROOM_CLOSED, 0);
+	/* Read during the call, so the room was not yet freed. */
+	assert_ptr_equal(f->facts[0].room, room);
+	expect_str(f->facts[0].room_id, room_id);
+	assert_false(f->facts[0].seated[ROLE_FRONT]);
+	assert_false(f->facts[0].seated[ROLE_BACK]);
+	expect_stats(f, 0, 0, 0, 0, 1, 0);
+}
+
+static void every_fact_of_a_whole_game_is_recorded_exactly_once(void **state)
+{
+	static const enum lobby_record expected[] = {
+		RECORD_ROOM_OPENED, RECORD_MOVE,      RECORD_MOVE,
+		RECORD_MOVE,	    RECORD_MOVE,      RECORD_MOVE,
+		RECORD_MOVE,	    RECORD_MOVE,      RECORD_MOVE,
+		RECORD_MOVE,	    RECORD_GAME_OVER, RECORD_ROOM_CLOSED,
+	};
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+	size_t i;
+
+	script_match(f, 0x11, 0);
+	p0 = join(f, 0, "zero");
+	p1 = join(f, 1, "one");
+	play_to_five(f, p0, p1);
+	drop(f, p1, T0);
+	drop(f, p0, T0);
+	expect_facts(f, (int)(sizeof(expected) / sizeof(expected[0])));
+	for (i = 0; i < f->fact_count; i++) {
+		if (f->facts[i].type != expected[i])
+			fail_msg("fact %zu: expected %s, got %s", i,
+				 fact_name(expected[i]),
+				 fact_name(f->facts[i].type));
+		if (expected[i] == RECORD_MOVE && f->facts[i].moves != (int)i)
+			fail_msg("fact %zu: expected move %zu, got %d", i, i,
+				 f->facts[i].moves);
+	}
+	expect_stats(f, 0, 0, 0, 0, 1, 9);
+	expect_finished(f, 1, 0, 0);
+}
+
+static void drops_returns_and_takeovers_record_nothing(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+
+	pair(f, &p0, &p1, 0);
+	play(f, p0, 7, 7);
+	forget_records(f);
+	drop(f, p0, T0);
+	rejoin(f, 0, "zero", 100, T0 + 1);
+	rejoin(f, 1, "one", 101, T0 + 2);
+	rejoin(f, 1, "one", 102, T0 + 3);
+	expect_int(lobby_tick(&f->lobby, T0 + GRACE_MS), UINT64_MAX);
+	expect_facts(f, 0);
+	expect_stats(f, 2, 0, 1, 1, 1, 1);
+	expect_away(f, 0);
+}
+
+static void a_lobby_without_a_journal_runs_every_path(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+	const uint16_t moves[] = { 0, 15 };
+	struct lobby_saved_game saved = {
+		.room_id = "6f1c0e2a-9b7d-4c3e-8a5f-0123456789ab",
+		.board_size = 15,
+		.uid = { NULL, f->uids[2], f->uids[3] },
+		.moves = moves,
+		.moves_played = 2,
+	};
+
+	pair(f, &p0, &p1, 0);
+	play(f, p0, 7, 7);
+	drop(f, p0, T0);
+	rejoin(f, 0, "zero", 100, T0 + 1);
+	drop(f, p1, T0 + 2);
+	expect_int(lobby_tick(&f->lobby, T0 + 2 + GRACE_MS), UINT64_MAX);
+	lobby_disconnect(&f->lobby, p0, true, T0 + 3);
+	script_match(f, 0x22, 0);
+	p0 = join(f, 0, NULL);
+	p1 = join(f, 1, NULL);
+	play_to_five(f, p0, p1);
+	drop(f, p0, T0 + 4);
+	drop(f, p1, T0 + 4);
+	assert_non_null(lobby_restore(&f->lobby, &saved, T0 + 5));
+	expect_int(lobby_tick(&f->lobby, T0 + 5 + GRACE_MS), UINT64_MAX);
+	expect_facts(f, 0);
+	expect_stats(f, 0, 0, 0, 0, 2, 10);
+	expect_away(f, 0);
+	expect_finished(f, 1, 0, 2);
+}
+
+/* A saved game of uids 0 (front, "zero") and 1 (back, "one"). */
+static struct lobby_saved_game saved_game(struct fixture *f,
+					  const uint16_t *moves, int count)
+{
+	struct lobby_saved_game saved = {
+		.room_id = "6f1c0e2a-9b7d-4c3e-8a5f-0123456789ab",
+		.board_size = 15,
+		.rule = RULE_FREESTYLE,
+		.full_board = FULL_BOARD_BACK,
+		.uid = { NULL, f->uids[0], f->uids[1] },
+		.name = { NULL, "zero", "one" },
+		.moves = moves,
+		.moves_played = count,
+	};
+
+	return saved;
+}
+
+/* Front (7,7), back (8,8), front (8,7): back to move. */
+static const uint16_t three_moves[] = { 7 * 15 + 7, 8 * 15 + 8, 7 * 15 + 8 };
+
+/* Checks that restoring saved is refused and leaves the lobby as it was. */
+static void expect_restore_refused(struct fixture *f,
+				   const struct lobby_saved_game *saved,
+				   const char *why)
+{
+	struct lobby_stats stats = f->lobby.stats;
+	const struct lobby_player *away_head = f->lobby.away_head;
+	bool had[2];
+	int i;
+
+	for (i = 0; i < 2; i++)
+		had[i] = lobby_find(&f->lobby, saved->uid[ROLE_FRONT + i]);
+	forget_records(f);
+	if (lobby_restore(&f->lobby, saved, T0))
+		fail_msg("%s: expected NULL, got a room", why);
+	expect_events(f, 0);
+	expect_facts(f, 0);
+	if (memcmp(&stats, &f->lobby.stats, sizeof(stats)))
+		fail_msg("%s: the stats changed", why);
+	assert_ptr_equal(f->lobby.away_head, away_head);
+	for (i = 0; i < 2; i++)
+		if (!had[i] &&
+		    lobby_find(&f->lobby, saved->uid[ROLE_FRONT + i]))
+			fail_msg("%s: the %s uid got a seat", why,
+				 i ? "back" : "front");
+}
+
+static void restore_seats_a_saved_game_with_both_players_away(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_saved_game saved = saved_game(f, three_moves, 3);
+	struct lobby_room *room;
+	const struct game *game;
+	int role;
+
+	room = lobby_restore(&f->lobby, &saved, T0);
+	assert_non_null(room);
+	expect_str(room->id, saved.room_id);
+	game = &room->game;
+	expect_int(game->board.size, 15);
+	expect_int(game->moves_played, 3);
+	expect_int(game->board.stones, 3);
+	expect_int(game->to_move, ROLE_BACK);
+	expect_int(board_get(&game->board, 7, 7), ROLE_FRONT);
+	expect_int(board_get(&game->board, 8, 8), ROLE_BACK);
+	expect_int(board_get(&game->board, 8, 7), ROLE_FRONT);
+	assert_memory_equal(game->history, three_moves, sizeof(three_moves));
+	expect_int(game->last_move.x, 8);
+	expect_int(game->last_move.y, 7);
+	expect_int(game->last_mover, ROLE_FRONT);
+	assert_false(game_is_over(game));
+	for (role = ROLE_FRONT; role <= ROLE_BACK; role++) {
+		const struct lobby_player *seat = room->seats[role];
+
+		assert_non_null(seat);
+		assert_ptr_equal(lobby_find(&f->lobby, saved.uid[role]), seat);
+		expect_str(seat->name, saved.name[role]);
+		expect_int(seat->role, role);
+		expect_int(seat->state, PLAYER_PLAYING);
+		assert_null(seat->conn);
+		expect_int(seat->away_until, T0 + GRACE_MS);
+	}
+	expect_events(f, 0);
+	expect_facts(f, 0);
+	expect_stats(f, 2, 0, 1, 1, 0, 0);
+	expect_away(f, 2);
+	expect_int(lobby_tick(&f->lobby, T0), T0 + GRACE_MS);
+}
+
+static void
+a_restored_game_resumes_with_the_board_and_the_side_to_move(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_saved_game saved = saved_game(f, three_moves, 3);
+	struct lobby_player *front, *back;
+	struct request move = move_request(0, 0);
+	struct lobby_room *room;
+	char back_board[4096];
+
+	room = lobby_restore(&f->lobby, &saved, T0);
+	assert_non_null(room);
+	back = rejoin(f, 1, "one", 1, T0 + 1000);
+	expect_events(f, 3);
+	expect_event(f, 0, 1, EVENT_ROLE);
+	expect_int(f->records[0].role, ROLE_BACK);
+	expect_str(f->records[0].room, saved.room_id);
+	expect_str(f->records[0].opponent, "zero");
+	expect_event(f, 1, 1, EVENT_BOARD);
+	expect_int(f->records[1].moves, 3);
+	if (!strstr(f->records[1].json, "],\"role\":\"back\",\"move\":{\"x\":8,"
+					"\"y\":7,\"role\":\"front\"},"
+					"\"moves\":3}"))
+		fail_msg("expected back to move after front's (8, 7), got %s",
+			 f->records[1].json);
+	expect_event(f, 2, 1, EVENT_OPPONENT_AWAY);
+	expect_int(f->records[2].seconds, 29);
+	expect_stats(f, 2, 0, 1, 1, 0, 0);
+	expect_away(f, 1);
+	snprintf(back_board, sizeof(back_board), "%s", f->records[1].json);
+
+	forget_records(f);
+	front = rejoin(f, 0, "zero", 0, T0 + 2000);
+	expect_events(f, 3);
+	expect_event(f, 0, 1, EVENT_OPPONENT_BACK);
+	expect_event(f, 1, 0, EVENT_ROLE);
+	expect_int(f->records[1].role, ROLE_FRONT);
+	expect_event(f, 2, 0, EVENT_BOARD);
+	expect_str(f->records[2].json, back_board);
+	expect_away(f, 0);
+	assert_ptr_equal(front->room, room);
+	assert_ptr_equal(back->room, room);
+
+	expect_refusal(f, front, &move, ERR_NOT_YOUR_TURN);
+	play(f, back, 9, 9);
+	expect_events(f, 2);
+	expect_event(f, 0, 0, EVENT_BOARD);
+	expect_event(f, 1, 1, EVENT_BOARD);
+	expect_int(f->records[0].moves, 4);
+	expect_facts(f, 1);
+	expect_fact(f, 0, RECORD_MOVE, 0);
+	expect_int(room->game.history[3], 9 * 15 + 9);
+	expect_stats(f, 2, 0, 1, 1, 0, 1);
+}
+
+static void restore_without_moves_puts_front_to_move(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_saved_game saved = saved_game(f, NULL, 0);
+	struct lobby_room *room;
+
+	room = lobby_restore(&f->lobby, &saved, T0);
+	assert_non_null(room);
+	expect_int(room->game.to_move, ROLE_FRONT);
+	expect_int(room->game.moves_played, 0);
+	rejoin(f, 0, "zero", 0, T0);
+	expect_events(f, 2); /* role and opponent_away: no board */
+	expect_event(f, 0, 0, EVENT_ROLE);
+	expect_event(f, 1, 0, EVENT_OPPONENT_AWAY);
+	expect_int(f->records[1].seconds, 30);
+	play(f, room->seats[ROLE_FRONT], 7, 7);
+	expect_int(room->game.moves_played, 1);
+}
+
+static void restore_refuses_an_invalid_move_list(void **state)
+{
+	static const uint16_t twice[] = { 7 * 15 + 7, 7 * 15 + 7 };
+	static const uint16_t off_board[] = { 7 * 15 + 7, 15 * 15 };
+	static const uint16_t far_off[] = { 0xffff };
+	static uint16_t too_many[15 * 15 + 1];
+	struct fixture *f = *state;
+	struct lobby_saved_game saved;
+
+	saved = saved_game(f, twice, 2);
+	expect_restore_refused(f, &saved, "a stone played twice");
+	saved = saved_game(f, off_board, 2);
+	expect_restore_refused(f, &saved, "a move off the board");
+	saved = saved_game(f, far_off, 1);
+	expect_restore_refused(f, &saved, "move 0xffff");
+	saved = saved_game(f, too_many, 15 * 15 + 1);
+	expect_restore_refused(f, &saved, "more moves than cells");
+	saved = saved_game(f, three_moves, -1);
+	expect_restore_refused(f, &saved, "a negative move count");
+	expect_stats(f, 0, 0, 0, 0, 0, 0);
+	expect_away(f, 0);
+	expect_int(lobby_tick(&f->lobby, T0 + GRACE_MS), UINT64_MAX);
+}
+
+static void restore_refuses_a_finished_game(void **state)
+{
+	/* Front makes five on row 0; back answers on row 1. */
+	static const uint16_t five[] = { 0, 15, 1, 16, 2, 17, 3, 18, 4 };
+	struct fixture *f = *state;
+	struct lobby_saved_game saved = saved_game(f, five, 9);
+
+	expect_restore_refused(f, &saved, "a game won by five");
+	/* The same game one move earlier is still on. */
+	saved.moves_played = 8;
+	assert_non_null(lobby_restore(&f->lobby, &saved, T0));
+	expect_stats(f, 2, 0, 1, 1, 0, 0);
+	expect_away(f, 2);
+}
+
+static void restore_refuses_a_uid_that_already_has_a_seat(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_saved_game saved = saved_game(f, three_moves, 3);
+
+	join(f, 0, "zero");
+	expect_restore_refused(f, &saved, "front uid waiting");
+	saved.uid[ROLE_FRONT] = f->uids[2];
+	saved.uid[ROLE_BACK] = f->uids[0];
+	expect_restore_refused(f, &saved, "back uid waiting");
+	saved.uid[ROLE_BACK] = f->uids[2];
+	expect_restore_refused(f, &saved, "the same uid on both sides");
+
+	/* A restored seat counts too. */
+	saved.uid[ROLE_BACK] = f->uids[3];
+	assert_non_null(lobby_restore(&f->lobby, &saved, T0));
+	saved.room_id = "7f1c0e2a-9b7d-4c3e-8a5f-0123456789ab";
+	saved.uid[ROLE_FRONT] = f->uids[4];
+	expect_restore_refused(f, &saved, "back uid away in another room");
+	expect_stats(f, 3, 1, 1, 1, 0, 0);
+	expect_away(f, 2);
+}
+
+static void restore_refuses_a_board_of_another_size(void **state)
+{
+	static const uint16_t one_move[] = { 0 };
+	struct fixture *f = *state;
+	struct lobby_saved_game saved = saved_game(f, one_move, 1);
+
+	saved.board_size = 16;
+	expect_restore_refused(f, &saved, "a 16x16 game in a 15x15 lobby");
+	saved.board_size = 5;
+	expect_restore_refused(f, &saved, "a 5x5 game in a 15x15 lobby");
+	saved.board_size = 0;
+	expect_restore_refused(f, &saved, "a board of size 0");
+	expect_stats(f, 0, 0, 0, 0, 0, 0);
+}
+
+static void restore_refuses_a_bad_room_id(void **state)
+{
+	static const char *const bad_ids[] = {
+		"",
+		"not-a-uuid",
+		"6f1c0e2a-9b7d-4c3e-8a5f-0123456789a",
+		"6f1c0e2a-9b7d-4c3e-8a5f-0123456789abc",
+		"6f1c0e2a_9b7d-4c3e-8a5f-0123456789ab",
+		"6f1c0e2a-9b7d-4c3e-8a5f-0123456789ag",
+	};
+	struct fixture *f = *state;
+	struct lobby_saved_game saved = saved_game(f, three_moves, 3);
+	struct lobby_room *room;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad_ids) / sizeof(bad_ids[0]); i++) {
+		saved.room_id = bad_ids[i];
+		expect_restore_refused(f, &saved, bad_ids[i]);
+	}
+	/* Upper case is a good uuid: the room gets the canonical form. */
+	saved.room_id = "6F1C0E2A-9B7D-4C3E-8A5F-0123456789AB";
+	room = lobby_restore(&f->lobby, &saved, T0);
+	assert_non_null(room);
+	expect_str(room->id, "6f1c0e2a-9b7d-4c3e-8a5f-0123456789ab");
+}
+
+static void restored_seats_expire_by_tick_and_forfeit(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_saved_game saved = saved_game(f, three_moves, 3);
+	struct lobby_room *room;
+
+	room = lobby_restore(&f->lobby, &saved, T0);
+	assert_non_null(room);
+	expect_int(lobby_tick(&f->lobby, T0 + GRACE_MS - 1), T0 + GRACE_MS);
+	expect_stats(f, 2, 0, 1, 1, 0, 0);
+	expect_away(f, 2);
+	expect_int(lobby_tick(&f->lobby, T0 + GRACE_MS), UINT64_MAX);
+	expect_events(f, 0);
+	expect_facts(f, 2);
+	expect_fact(f, 0, RECORD_GAME_OVER, 0);
+	expect_int(f->facts[0].reason, REASON_FORFEIT);
+	assert_ptr_equal(f->facts[0].room, room);
+	expect_fact(f, 1, RECORD_ROOM_CLOSED, 0);
+	assert_null(lobby_find(&f->lobby, f->uids[0]));
+	assert_null(lobby_find(&f->lobby, f->uids[1]));
+	expect_stats(f, 0, 0, 0, 0, 0, 0);
+	expect_away(f, 0);
+	expect_finished(f, 0, 0, 1);
+}
+
+static void a_restored_player_back_late_finds_the_forfeit(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_saved_game saved = saved_game(f, three_moves, 3);
+	struct lobby_player *back;
+
+	assert_non_null(lobby_restore(&f->lobby, &saved, T0));
+	back = rejoin(f, 1, "one", 1, T0 + 1000);
+	forget_records(f);
+	expect_int(lobby_tick(&f->lobby, T0 + GRACE_MS), UINT64_MAX);
+	expect_events(f, 2);
+	expect_event(f, 0, 1, EVENT_WINNER);
+	expect_int(f->records[0].winner, WINNER_BACK);
+	expect_event(f, 1, 1, EVENT_DISCONNECT);
+	expect_stats(f, 1, 0, 1, 0, 0, 0);
+	expect_away(f, 0);
+
+	/* The front uid, back too late, starts afresh in the queue. */
+	forget_records(f);
+	join(f, 0, "zero");
+	expect_events(f, 1);
+	expect_event(f, 0, 0, EVENT_WAITING);
+	expect_stats(f, 2, 1, 1, 0, 0, 0);
+	assert_ptr_equal(back->room->seats[ROLE_BACK], back);
+}
+
+/*
+ * Found by fuzz_lobby: with no grace, a seat restored at 0 ms is away
+ * until 0, a deadline lobby_leave() took for "not away"; the first tick
+ * freed the seat but left it in the away list (use after free).
+ */
+static void
+a_restored_game_without_grace_is_given_up_at_the_first_tick(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_saved_game saved = saved_game(f, three_moves, 3);
+
+	assert_non_null(lobby_restore(&f->lobby, &saved, 0));
+	expect_int(f->lobby.away_head->away_until, 0);
+	expect_away(f, 2);
+	expect_int(lobby_tick(&f->lobby, 0), UINT64_MAX);
+	assert_null(f->lobby.away_head);
+	assert_null(f->lobby.away_tail);
+	assert_null(lobby_find(&f->lobby, f->uids[0]));
+	assert_null(lobby_find(&f->lobby, f->uids[1]));
+	expect_facts(f, 2);
+	expect_fact(f, 0, RECORD_GAME_OVER, 0);
+	expect_fact(f, 1, RECORD_ROOM_CLOSED, 0);
+	expect_stats(f, 0, 0, 0, 0, 0, 0);
+	expect_away(f, 0);
+	expect_finished(f, 0, 0, 1);
+}
+
+/* Same, when a player of it comes back before the tick and leaves. */
+static void a_seat_away_until_zero_is_freed_when_it_leaves(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_saved_game saved = saved_game(f, three_moves, 3);
+	struct lobby_player *front;
+
+	assert_non_null(lobby_restore(&f->lobby, &saved, 0));
+	front = rejoin(f, 0, "zero", 0, 0);
+	expect_away(f, 1);
+	lobby_disconnect(&f->lobby, front, true, 0);
+	expect_away(f, 1);
+	expect_stats(f, 1, 0, 1, 0, 0, 0);
+	expect_int(lobby_tick(&f->lobby, 0), UINT64_MAX);
+	expect_stats(f, 0, 0, 0, 0, 0, 0);
+	expect_away(f, 0);
+}
+
 #define lobby_test(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define grace_test(name) \
+	cmocka_unit_test_setup_teardown(name, setup_grace, teardown)
 
 int main(void)
 {
@@ -1110,6 +2349,59 @@ int main(void)
 		lobby_test(no_event_to_anyone_carries_a_whole_uid),
 		lobby_test(the_seat_table_grows_and_finds_1000_players),
 		lobby_test(release_frees_every_seat_and_room_without_sending),
+		grace_test(a_dropped_player_keeps_the_seat_for_the_grace),
+		grace_test(
+			leaving_on_purpose_forfeits_at_once_despite_the_grace),
+		cmocka_unit_test_setup_teardown(
+			a_drop_without_grace_forfeits_at_once,
+			setup_journal_no_grace, teardown),
+		grace_test(a_waiting_player_who_drops_is_freed_at_once),
+		grace_test(
+			a_drop_after_the_game_is_over_frees_the_seat_at_once),
+		grace_test(opponent_away_counts_whole_seconds_rounded_up),
+		grace_test(a_resume_tells_the_seconds_left_rounded_up),
+		grace_test(a_player_back_within_the_grace_resumes_the_game),
+		grace_test(
+			the_present_player_plays_on_and_the_away_one_hears_nothing),
+		grace_test(
+			a_returner_whose_game_ended_meanwhile_gets_the_result),
+		grace_test(
+			both_away_the_first_deadline_forfeits_and_the_second_sees_it),
+		grace_test(a_returner_whose_opponent_is_away_too_is_told_so),
+		grace_test(tick_before_the_deadline_changes_nothing),
+		grace_test(tick_at_the_deadline_forfeits_the_absent_player),
+		grace_test(tick_long_after_the_deadline_forfeits_just_the_same),
+		grace_test(tick_with_nobody_away_returns_uint64_max),
+		grace_test(tick_returns_the_earliest_deadline_first),
+		grace_test(a_takeover_of_a_connected_seat_still_sends_replaced),
+		grace_test(
+			the_journal_hears_room_opened_before_the_role_events),
+		grace_test(the_journal_hears_each_move_once_before_the_boards),
+		grace_test(the_journal_hears_game_over_before_the_winners),
+		grace_test(
+			the_journal_hears_room_closed_once_as_the_last_one_leaves),
+		grace_test(every_fact_of_a_whole_game_is_recorded_exactly_once),
+		grace_test(drops_returns_and_takeovers_record_nothing),
+		cmocka_unit_test_setup_teardown(
+			a_lobby_without_a_journal_runs_every_path,
+			setup_grace_no_journal, teardown),
+		grace_test(restore_seats_a_saved_game_with_both_players_away),
+		grace_test(
+			a_restored_game_resumes_with_the_board_and_the_side_to_move),
+		grace_test(restore_without_moves_puts_front_to_move),
+		grace_test(restore_refuses_an_invalid_move_list),
+		grace_test(restore_refuses_a_finished_game),
+		grace_test(restore_refuses_a_uid_that_already_has_a_seat),
+		grace_test(restore_refuses_a_board_of_another_size),
+		grace_test(restore_refuses_a_bad_room_id),
+		grace_test(restored_seats_expire_by_tick_and_forfeit),
+		grace_test(a_restored_player_back_late_finds_the_forfeit),
+		cmocka_unit_test_setup_teardown(
+			a_restored_game_without_grace_is_given_up_at_the_first_tick,
+			setup_journal_no_grace, teardown),
+		cmocka_unit_test_setup_teardown(
+			a_seat_away_until_zero_is_freed_when_it_leaves,
+			setup_journal_no_grace, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -830,6 +830,46 @@ static void encodes_error_with_code_and_message_for_every_code(void **state)
 	}
 }
 
+static void encodes_opponent_away_with_its_seconds(void **state)
+{
+	static const int seconds[] = { 0, 1, 30, 3600, 2147483647 };
+	struct event ev = { .type = EVENT_OPPONENT_AWAY };
+	char expected[64];
+	size_t len;
+	size_t i;
+	char *text;
+
+	(void)state;
+	for (i = 0; i < sizeof(seconds) / sizeof(seconds[0]); i++) {
+		ev.seconds = seconds[i];
+		snprintf(expected, sizeof(expected),
+			 "{\"type\":\"opponent_away\",\"seconds\":%d}",
+			 seconds[i]);
+		text = protocol_encode(&ev, 0, &len);
+		expect_str(text, expected);
+		expect_int(len, strlen(expected));
+		free(text);
+	}
+}
+
+static void encodes_opponent_back_as_just_its_type(void **state)
+{
+	/* Fields of other events are left out even when set. */
+	struct event ev = {
+		.type = EVENT_OPPONENT_BACK,
+		.seconds = 30,
+		.text = "ignored",
+	};
+	size_t len;
+	char *text;
+
+	(void)state;
+	text = protocol_encode(&ev, 0, &len);
+	expect_str(text, "{\"type\":\"opponent_back\"}");
+	expect_int(len, strlen("{\"type\":\"opponent_back\"}"));
+	free(text);
+}
+
 static void does_not_encode_replaced(void **state)
 {
 	struct event ev = { .type = EVENT_REPLACED };
@@ -1183,6 +1223,8 @@ int main(void)
 		cmocka_unit_test(encodes_disconnect_with_its_text),
 		cmocka_unit_test(
 			encodes_error_with_code_and_message_for_every_code),
+		cmocka_unit_test(encodes_opponent_away_with_its_seconds),
+		cmocka_unit_test(encodes_opponent_back_as_just_its_type),
 		cmocka_unit_test(does_not_encode_replaced),
 		cmocka_unit_test(encode_puts_the_text_after_the_headroom),
 		cmocka_unit_test(error_code_names_are_the_protocol_words),
