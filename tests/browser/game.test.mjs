@@ -1,0 +1,171 @@
+// A whole game in two real browsers, one on a desktop and one on a phone:
+// they find each other, see their roles, play by clicking (and tapping)
+// the canvas until five, both see the result and the highlighted five, and
+// the loser's "Play again" starts a new search. Screenshots of the start,
+// playing and end states on both sizes go to tests/artifacts/ (the
+// searching ones come from page.test.mjs).
+
+import { describe, it, before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { startServer } from '../integration/lib/server.mjs';
+import {
+	launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves, boardAfter,
+} from './lib/browser.mjs';
+
+const T = { timeout: 90_000 };
+
+// A short game that black (front) wins with a diagonal five from E11 to
+// I7 after white blocked the other end; no five before the last move.
+const GAME = [
+	{ role: 'front', x: 7, y: 7 },
+	{ role: 'back', x: 8, y: 6 },
+	{ role: 'front', x: 6, y: 6 },
+	{ role: 'back', x: 7, y: 8 },
+	{ role: 'front', x: 8, y: 8 },
+	{ role: 'back', x: 9, y: 9 },
+	{ role: 'front', x: 6, y: 8 },
+	{ role: 'back', x: 5, y: 7 },
+	{ role: 'front', x: 5, y: 5 },
+	{ role: 'back', x: 6, y: 7 },
+	{ role: 'front', x: 4, y: 4 },
+];
+const FIVE = '4,4 5,5 6,6 7,7 8,8';
+
+describe('a whole game in the browser', () => {
+	let server;
+	let browser;
+	const players = [];
+
+	before(async () => {
+		server = await startServer();
+		browser = await launchBrowser();
+	});
+	afterEach(async () => {
+		await closePlayers(players);
+		await server.settle();
+	});
+	after(async () => {
+		await browser?.close();
+		await server?.stop();
+	});
+
+	it('matches two players, plays to five by clicking and tapping, shows the result and the five, and lets the loser search again', T, async () => {
+		const desktop = await openPlayer(browser, server, { device: 'desktop', label: 'desktop player' });
+		players.push(desktop);
+		const phone = await openPlayer(browser, server, { device: 'phone', label: 'phone player' });
+		players.push(phone);
+
+		for (const player of [desktop, phone]) {
+			assert.equal(await player.app('state'), 'idle');
+			assert.equal(await player.text('#main-text'), 'Find opponent');
+			await player.assertFits('idle');
+			await player.screenshot(`${player.device}-1-start`);
+		}
+
+		await desktop.page.click('#main');
+		await desktop.waitFor({ state: 'searching' });
+		assert.equal(await desktop.text('#status'), 'Looking for an opponent…');
+		assert.equal(await desktop.page.isVisible('#cancel'), true, 'expected a Cancel button while searching');
+		await desktop.assertFits('searching');
+
+		await phone.pressButton('#main');
+		await desktop.waitFor({ state: 'playing' });
+		await phone.waitFor({ state: 'playing' });
+
+		const roles = { desktop: await desktop.app('role'), phone: await phone.app('role') };
+		assert.deepEqual(Object.values(roles).sort(), ['back', 'front'],
+			`expected one black and one white player, got ${JSON.stringify(roles)}`);
+		const byRole = roles.desktop === 'front' ? { front: desktop, back: phone } : { front: phone, back: desktop };
+		for (const [role, player] of Object.entries(byRole)) {
+			const other = role === 'front' ? 'back' : 'front';
+			assert.equal(await player.page.getAttribute('#me .stone', 'data-role'), role,
+				`expected ${player.label}'s own card to show the ${role} stone`);
+			assert.equal(await player.page.getAttribute('#opponent .stone', 'data-role'), other);
+			assert.equal(await player.text('#me .role'), role === 'front' ? 'Black' : 'White');
+			assert.equal(await player.app('turn'), role === 'front' ? 'me' : 'opponent');
+			assert.equal(await player.page.getAttribute(role === 'front' ? '#me' : '#opponent', 'data-turn'), 'true',
+				'expected the turn indicator on black\'s card first');
+			assert.equal(await player.text('#status'), role === 'front' ? 'Your turn' : 'Opponent’s turn');
+		}
+
+		await playMoves(byRole, GAME.slice(0, 6));
+		for (const player of [desktop, phone]) {
+			assert.equal(await player.board(), boardAfter(GAME.slice(0, 6)),
+				`expected ${player.label} to show the six moves played`);
+			assert.equal(await player.boardData('last'), '9,9', 'expected the last move to be marked');
+			await player.assertFits('playing');
+			await player.screenshot(`${player.device}-3-playing`);
+		}
+
+		await playMoves(byRole, GAME.slice(6), 6);
+		await byRole.front.waitFor({ state: 'over', result: 'win' });
+		await byRole.back.waitFor({ state: 'over', result: 'loss' });
+		assert.equal(await byRole.front.text('#status'), 'You win!');
+		assert.equal(await byRole.back.text('#status'), 'You lose.');
+		for (const player of [desktop, phone]) {
+			assert.equal(await player.board(), boardAfter(GAME), `expected ${player.label} to show the final board`);
+			assert.equal(await player.boardData('line'), FIVE, `expected ${player.label} to highlight the five`);
+			assert.equal(await player.text('#note'), 'Five in a row: E11 – I7');
+			assert.equal(await player.text('#rule'), 'Freestyle: five or more in a row wins.');
+			assert.equal(await player.boardData('stones'), String(GAME.length));
+			assert.equal(await player.text('#main-text'), 'Play again');
+			await player.assertFits('over');
+			await player.screenshot(`${player.device}-4-over-${player === byRole.front ? 'won' : 'lost'}`);
+		}
+
+		// Every move went out as exactly one move request from the right page.
+		for (const [role, player] of Object.entries(byRole))
+			assert.deepEqual(player.sentMoves(), GAME.filter((move) => move.role === role).map(({ x, y }) => ({ type: 'move', x, y })),
+				`expected ${player.label} to have sent exactly its own moves`);
+
+		// The loser plays again: a new search, the board cleared.
+		const loser = byRole.back;
+		await loser.pressButton('#main');
+		await loser.waitFor({ state: 'searching' });
+		assert.equal(await loser.board(), boardAfter([]), 'expected a cleared board for the new search');
+		assert.equal(await loser.boardData('line'), '');
+		await loser.assertFits('searching');
+
+		// The winner plays again too: the two are matched anew.
+		await byRole.front.page.click('#main');
+		await byRole.front.waitFor({ state: 'playing' });
+		await loser.waitFor({ state: 'playing' });
+		assert.equal(await byRole.front.boardData('moves'), '0');
+	});
+
+	it('cancels a search, and finds an opponent again afterwards', T, async () => {
+		const first = await openPlayer(browser, server, { label: 'first player' });
+		players.push(first);
+		await first.page.click('#main');
+		await first.waitFor({ state: 'searching', link: 'open' });
+		await first.page.click('#cancel');
+		await first.waitFor({ state: 'idle' });
+		assert.equal(await first.page.isVisible('#cancel'), false);
+		await server.settle();
+
+		const second = await openPlayer(browser, server, { label: 'second player' });
+		players.push(second);
+		await matchPlayers(first, second);
+	});
+
+	it('shows both names, remembers the name, and leaves names out when none is given', T, async () => {
+		const ada = await openPlayer(browser, server, { label: 'Ada' });
+		players.push(ada);
+		const anon = await openPlayer(browser, server, { device: 'phone', label: 'anonymous' });
+		players.push(anon);
+		await ada.page.fill('#name', '  Ada Lovelace  ');
+		await ada.page.locator('#name').blur();
+		assert.equal(await ada.page.inputValue('#name'), 'Ada Lovelace');
+		assert.equal(await ada.text('#me .name'), 'Ada Lovelace');
+		await matchPlayers(ada, anon);
+		assert.equal(await anon.text('#opponent .name'), 'Ada Lovelace');
+		assert.equal(await ada.text('#opponent .name'), 'Opponent');
+		assert.equal(await anon.text('#me .name'), 'You');
+		assert.equal(await ada.text('#me .tag'), 'you');
+
+		await ada.page.reload();
+		await ada.page.waitForSelector('#app[data-lang]');
+		assert.equal(await ada.page.inputValue('#name'), 'Ada Lovelace', 'expected the name to be remembered');
+	});
+});

@@ -1,0 +1,170 @@
+// The page itself: it loads under the server's Content-Security-Policy
+// with no error, fits and sharpens its board to the viewport, speaks
+// English or Chinese after the browser (with a remembered toggle),
+// remembers the mute switch, and shows the preview stone only on the
+// player's turn.
+
+import { describe, it, before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { startServer } from '../integration/lib/server.mjs';
+import { launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves } from './lib/browser.mjs';
+
+const T = { timeout: 60_000 };
+
+function canvasPixels(player) {
+	return player.page.locator('#board').screenshot({ animations: 'disabled' });
+}
+
+describe('the page', () => {
+	let server;
+	let browser;
+	const players = [];
+
+	before(async () => {
+		server = await startServer();
+		browser = await launchBrowser();
+	});
+	afterEach(async () => {
+		await closePlayers(players);
+		await server.settle();
+	});
+	after(async () => {
+		await browser?.close();
+		await server?.stop();
+	});
+
+	it('loads under the server\'s Content-Security-Policy with every file found and no console error', T, async () => {
+		const player = await openPlayer(browser, server, { label: 'player' });
+		players.push(player);
+		const responses = [];
+		player.page.on('response', (response) => responses.push(response));
+		await player.page.reload();
+		await player.page.waitForSelector('#app[data-lang]');
+		const page = responses.find((response) => new URL(response.url()).pathname === '/');
+		assert.match(page.headers()['content-security-policy'] || '', /script-src 'self'/,
+			'expected the page to be served with a Content-Security-Policy');
+		const paths = responses.map((response) => new URL(response.url()).pathname).sort();
+		for (const path of ['/', '/style.css', '/js/main.js', '/js/game.js', '/js/layout.js', '/js/net.js',
+			'/js/render.js', '/js/sound.js', '/js/text.js'])
+			assert.ok(paths.includes(path), `expected the page to load ${path}, it loaded ${paths.join(', ')}`);
+		assert.equal((await server.get('/favicon.svg')).status, 200);
+		// The policy allows no inline script or style: the markup has none.
+		const markup = (await server.get('/')).body;
+		assert.doesNotMatch(markup, /\sstyle=|<style|<script(?![^>]*\ssrc=)/i,
+			'expected no style attribute, style element or inline script in index.html');
+	});
+
+	for (const device of ['desktop', 'phone']) {
+		it(`fits the board to the viewport, sharp at the device's pixel ratio (${device})`, T, async () => {
+			const player = await openPlayer(browser, server, { device, label: `${device} player` });
+			players.push(player);
+			await player.assertFits('idle');
+			const sharp = await player.page.evaluate(() => {
+				const canvas = document.getElementById('board');
+				const rect = canvas.getBoundingClientRect();
+				return { width: canvas.width, css: rect.width, ratio: devicePixelRatio };
+			});
+			assert.equal(sharp.width, Math.round(sharp.css * sharp.ratio),
+				`expected the canvas to have ${sharp.ratio} pixels per CSS pixel, got ${JSON.stringify(sharp)}`);
+
+			await player.pressButton('#main');
+			await player.waitFor({ state: 'searching', link: 'open' });
+			await player.assertFits('searching');
+			await player.screenshot(`${device}-2-searching`);
+			await player.pressButton('#cancel');
+			await player.waitFor({ state: 'idle' });
+
+			const smaller = device === 'phone' ? { width: 360, height: 640 } : { width: 900, height: 620 };
+			await player.page.setViewportSize(smaller);
+			await player.page.waitForFunction((width) =>
+				document.getElementById('board').getBoundingClientRect().width < width, sharp.css);
+			await player.assertFits('idle, after the window shrank');
+			if (device === 'desktop') {
+				// A narrow desktop window stacks like a phone.
+				await player.page.setViewportSize({ width: 700, height: 900 });
+				await player.page.waitForFunction(() =>
+					getComputedStyle(document.getElementById('app')).getPropertyValue('--layout').trim() === 'stack');
+				await player.assertFits('idle, in a tall window');
+			}
+		});
+	}
+
+	it('speaks Chinese to a Chinese browser, and the toggle switches and is remembered', T, async () => {
+		const player = await openPlayer(browser, server, { device: 'phone', locale: 'zh-CN', label: 'Chinese player' });
+		players.push(player);
+		assert.equal(await player.app('lang'), 'zh');
+		assert.equal(await player.page.getAttribute('html', 'lang'), 'zh-CN');
+		assert.equal(await player.text('#main-text'), '寻找对手');
+		assert.equal(await player.page.title(), '五子棋 — 在线对战');
+
+		await player.pressButton('#lang');
+		await player.waitFor({ lang: 'en' });
+		assert.equal(await player.text('#main-text'), 'Find opponent');
+		assert.equal(await player.text('#status'), 'Press “Find opponent” to play.');
+		await player.page.reload();
+		await player.waitFor({ lang: 'en' });
+		assert.equal(await player.text('#main-text'), 'Find opponent', 'expected the choice to be remembered');
+
+		const english = await openPlayer(browser, server, { label: 'English player' });
+		players.push(english);
+		assert.equal(await english.app('lang'), 'en');
+		await english.page.click('#lang');
+		await english.waitFor({ lang: 'zh' });
+		await english.page.click('#main');
+		await english.waitFor({ state: 'searching' });
+		assert.equal(await english.text('#status'), '正在寻找对手…');
+		assert.equal(await english.text('#cancel'), '取消');
+	});
+
+	it('remembers the mute switch', T, async () => {
+		const player = await openPlayer(browser, server, { label: 'player' });
+		players.push(player);
+		assert.equal(await player.app('muted'), 'false');
+		await player.page.click('#mute');
+		await player.waitFor({ muted: 'true' });
+		assert.equal(await player.page.getAttribute('#mute', 'aria-pressed'), 'true');
+		await player.page.reload();
+		await player.waitFor({ muted: 'true' });
+		await player.page.click('#mute');
+		await player.waitFor({ muted: 'false' });
+	});
+
+	it('shows the preview stone under the pointer on the player\'s turn only, snapped and hidden off the board', T, async () => {
+		const one = await openPlayer(browser, server, { label: 'player one' });
+		players.push(one);
+		const two = await openPlayer(browser, server, { label: 'player two' });
+		players.push(two);
+		const { front, back } = await matchPlayers(one, two);
+		const box = await front.page.locator('#board').boundingBox();
+		const centre = await front.pointOf(7, 7);
+
+		await front.page.mouse.move(box.x + 2, box.y + 2);
+		const bare = await canvasPixels(front);
+		// Near, not on, the intersection: the stone snaps to it.
+		await front.page.mouse.move(centre.x + 4, centre.y - 3);
+		const withPreview = await canvasPixels(front);
+		assert.ok(!bare.equals(withPreview), 'expected a preview stone on the player\'s turn');
+		await front.page.mouse.move(centre.x - 3, centre.y + 4);
+		assert.ok(withPreview.equals(await canvasPixels(front)),
+			'expected the preview to snap to the same intersection');
+		await front.page.mouse.move(box.x + 2, box.y + 2);
+		assert.ok(bare.equals(await canvasPixels(front)), 'expected no preview off the board');
+
+		await back.page.mouse.move(box.x + 2, box.y + 2);
+		const backBare = await canvasPixels(back);
+		const backCentre = await back.pointOf(7, 7);
+		await back.page.mouse.move(backCentre.x, backCentre.y);
+		assert.ok(backBare.equals(await canvasPixels(back)), 'expected no preview on the opponent\'s turn');
+
+		await playMoves({ front, back }, [{ role: 'front', x: 7, y: 7 }]);
+		// White's turn now: a preview on an empty point, none on the stone.
+		await back.page.mouse.move(box.x + 2, box.y + 2);
+		const withStone = await canvasPixels(back);
+		await back.page.mouse.move(backCentre.x + 2, backCentre.y + 1);
+		assert.ok(withStone.equals(await canvasPixels(back)), 'expected no preview on an occupied point');
+		const beside = await back.pointOf(8, 8);
+		await back.page.mouse.move(beside.x, beside.y);
+		assert.ok(!withStone.equals(await canvasPixels(back)), 'expected a preview on white\'s turn');
+	});
+});

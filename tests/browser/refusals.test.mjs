@@ -1,0 +1,172 @@
+// Clicks that must do nothing: out of turn, on an occupied point, off the
+// board. Nothing is sent (the page's WebSocket frames are watched) and
+// nothing changes (the board's data and the canvas's pixels). Also: the
+// keyboard plays, and an error from the server is a toast that leaves the
+// board as it was.
+
+import { describe, it, before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { startServer } from '../integration/lib/server.mjs';
+import {
+	launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves, boardAfter,
+} from './lib/browser.mjs';
+
+const T = { timeout: 60_000 };
+
+/** A picture of the board canvas alone, as PNG bytes. */
+function canvasPixels(player) {
+	return player.page.locator('#board').screenshot({ animations: 'disabled' });
+}
+
+describe('clicks that do nothing', () => {
+	let server;
+	let browser;
+	const players = [];
+
+	before(async () => {
+		server = await startServer();
+		browser = await launchBrowser();
+	});
+	afterEach(async () => {
+		await closePlayers(players);
+		await server.settle();
+	});
+	after(async () => {
+		await browser?.close();
+		await server?.stop();
+	});
+
+	for (const device of ['desktop', 'phone']) {
+		it(`sends nothing and changes nothing for a click out of turn, on an occupied point or off the board (${device})`, T, async () => {
+			const one = await openPlayer(browser, server, { device, label: `${device} player one` });
+			players.push(one);
+			const two = await openPlayer(browser, server, { device, label: `${device} player two` });
+			players.push(two);
+			const { front, back } = await matchPlayers(one, two);
+
+			// Out of turn: white clicks first. Its page sends nothing; when
+			// black's stone reaches it, white's board holds only that stone.
+			const emptyBoard = await back.board();
+			const backPoint = await back.pointOf(3, 3);
+			if (device === 'desktop')
+				await back.page.mouse.move(backPoint.x, backPoint.y);
+			const before = await canvasPixels(back);
+			await back.press(backPoint);
+			assert.equal(await back.board(), emptyBoard, 'expected no stone after a click out of turn');
+			assert.ok(before.equals(await canvasPixels(back)),
+				'expected the canvas to look the same after a click out of turn');
+			await playMoves({ front, back }, [{ role: 'front', x: 7, y: 7 }]);
+			assert.deepEqual(back.sentFrames, [], 'expected white to have sent nothing out of turn');
+			assert.equal(await back.board(), boardAfter([{ role: 'front', x: 7, y: 7 }]));
+
+			// Occupied: white clicks black's stone, then plays next to it.
+			const occupied = await back.pointOf(7, 7);
+			if (device === 'desktop')
+				await back.page.mouse.move(occupied.x, occupied.y);
+			const beforeOccupied = await canvasPixels(back);
+			const boardBefore = await back.board();
+			await back.press(occupied);
+			assert.equal(await back.board(), boardBefore, 'expected no change after a click on a stone');
+			assert.ok(beforeOccupied.equals(await canvasPixels(back)),
+				'expected the canvas to look the same after a click on a stone');
+			assert.equal(await back.app('turn'), 'me', 'expected it to be white\'s turn still');
+			await playMoves({ front, back }, [{ role: 'back', x: 8, y: 7 }], 1);
+			assert.deepEqual(back.sentMoves(), [{ type: 'move', x: 8, y: 7 }],
+				'expected white to have sent only its one legal move');
+
+			// Off the board: black clicks the canvas's corner, outside the
+			// grid, then its own stone; neither sends anything.
+			const box = await front.page.locator('#board').boundingBox();
+			const frontSent = front.sentFrames.length;
+			await front.press({ x: box.x + 3, y: box.y + 3 });
+			await front.clickCell(7, 7);
+			assert.equal(await front.boardData('moves'), '2');
+			await playMoves({ front, back }, [{ role: 'front', x: 6, y: 6 }], 2);
+			assert.deepEqual(front.sentFrames.slice(frontSent).map((text) => JSON.parse(text)),
+				[{ type: 'move', x: 6, y: 6 }],
+				'expected black to have sent only the legal move after clicking off the board and on a stone');
+			assert.equal(await front.board(), await back.board());
+		});
+	}
+
+	it('plays with the keyboard: arrow keys move a cursor, Enter and Space place', T, async () => {
+		const one = await openPlayer(browser, server, { label: 'player one' });
+		players.push(one);
+		const two = await openPlayer(browser, server, { label: 'player two' });
+		players.push(two);
+		const { front, back } = await matchPlayers(one, two);
+
+		// The first arrow shows the cursor in the centre, where Enter plays.
+		await front.page.keyboard.press('ArrowUp');
+		assert.equal(await front.page.evaluate(() => document.activeElement.id), 'board',
+			'expected the arrow keys to focus the board');
+		await front.page.keyboard.press('Enter');
+		await Promise.all([front.waitForMoves(1), back.waitForMoves(1)]);
+		assert.equal(await front.boardData('last'), '7,7');
+
+		// White's cursor appears on that stone: Enter does nothing there;
+		// down and left, Space plays.
+		await back.page.keyboard.press('ArrowLeft');
+		await back.page.keyboard.press('Enter');
+		await back.page.keyboard.press('ArrowDown');
+		await back.page.keyboard.press('ArrowLeft');
+		await back.page.keyboard.press(' ');
+		await Promise.all([front.waitForMoves(2), back.waitForMoves(2)]);
+		assert.equal(await back.boardData('last'), '6,8');
+
+		// Black's cursor stayed where it was: two steps right.
+		await front.page.keyboard.press('ArrowRight');
+		await front.page.keyboard.press('ArrowRight');
+		await front.page.keyboard.press('Enter');
+		await Promise.all([front.waitForMoves(3), back.waitForMoves(3)]);
+		assert.equal(await front.boardData('last'), '9,7');
+		assert.deepEqual(front.sentMoves(), [{ type: 'move', x: 7, y: 7 }, { type: 'move', x: 9, y: 7 }]);
+		assert.deepEqual(back.sentMoves(), [{ type: 'move', x: 6, y: 8 }],
+			'expected white\'s Enter on a stone to have sent nothing');
+		assert.equal(await front.board(), boardAfter([
+			{ role: 'front', x: 7, y: 7 }, { role: 'back', x: 6, y: 8 }, { role: 'front', x: 9, y: 7 },
+		]));
+	});
+
+	it('shows an error from the server as a toast and keeps the board; ignores unknown messages; counts down an opponent away', T, async () => {
+		// The page's socket goes through a route that passes everything on
+		// and lets the test add a message of its own from the "server".
+		let pageSide = null;
+		const one = await openPlayer(browser, server, {
+			label: 'routed player',
+			routeSockets: (ws) => {
+				pageSide = ws;
+				ws.connectToServer();
+			},
+		});
+		players.push(one);
+		const two = await openPlayer(browser, server, { label: 'other player' });
+		players.push(two);
+		const { front, back } = await matchPlayers(one, two);
+		await playMoves({ front, back }, [{ role: 'front', x: 7, y: 7 }]);
+		const board = await one.board();
+
+		pageSide.send(JSON.stringify({ type: 'error', code: 'not_your_turn', message: 'it is not your turn' }));
+		await one.page.waitForSelector('#toast.show[data-code="not_your_turn"]');
+		assert.equal(await one.text('#toast'), 'It is not your turn.');
+		pageSide.send(JSON.stringify({ type: 'error', code: 'rate_limited', message: 'slow down' }));
+		await one.page.waitForSelector('#toast.show[data-code="rate_limited"]');
+		assert.equal(await one.text('#toast'), 'The server refused: slow down');
+		pageSide.send(JSON.stringify({ type: 'future_feature', detail: 1 }));
+		pageSide.send('not json at all');
+		pageSide.send(JSON.stringify({ type: 'pong' }));
+		await one.page.waitForSelector('#toast:not(.show)');
+		assert.equal(await one.board(), board, 'expected the board unchanged after an error');
+		assert.equal(await one.app('state'), 'playing');
+
+		// What a later server sends while the opponent reconnects.
+		pageSide.send(JSON.stringify({ type: 'opponent_away', seconds: 30 }));
+		await one.page.waitForFunction(() => /^Opponent reconnecting… (30|29|28) s$/.test(document.getElementById('note').textContent));
+		pageSide.send(JSON.stringify({ type: 'opponent_back' }));
+		await one.page.waitForSelector('#toast.show[data-code="toast.back"]');
+		assert.equal(await one.text('#toast'), 'Your opponent is back.');
+		assert.doesNotMatch(await one.text('#note'), /reconnecting/);
+		await playMoves({ front, back }, [{ role: 'back', x: 8, y: 8 }], 1);
+	});
+});

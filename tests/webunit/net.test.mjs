@@ -1,0 +1,243 @@
+// web/js/net.js: uid, name, URL, reconnect schedule, message parsing, and
+// a Connection driven through fake sockets.
+
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { webcrypto } from 'node:crypto';
+
+import {
+	makeUid, newUid, UID_PATTERN, cleanName, socketUrl, retryDelay, RETRY_DELAYS_MS, parseMessage, Connection,
+} from '../../web/js/net.js';
+
+const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('uid', () => {
+	it('lays 16 bytes out as a lower-case version 4 UUID', () => {
+		assert.equal(makeUid(new Uint8Array(16)), '00000000-0000-4000-8000-000000000000');
+		assert.equal(makeUid(new Uint8Array(16).fill(0xff)), 'ffffffff-ffff-4fff-bfff-ffffffffffff');
+		assert.equal(makeUid(Array.from({ length: 16 }, (_, i) => i * 17)),
+			'00112233-4455-4677-8899-aabbccddeeff');
+	});
+
+	it('refuses anything but 16 bytes', () => {
+		assert.throws(() => makeUid(new Uint8Array(15)), RangeError);
+	});
+
+	it('makes fresh random ones from getRandomValues alone (no randomUUID on plain http)', () => {
+		// Only getRandomValues: what a page on a plain-http LAN origin has.
+		// (node:crypto's, as Node 18 has no global crypto.)
+		const source = { getRandomValues: (bytes) => webcrypto.getRandomValues(bytes) };
+		const seen = new Set();
+		for (let i = 0; i < 100; i++) {
+			const uid = newUid(source);
+			assert.match(uid, V4);
+			assert.match(uid, UID_PATTERN);
+			seen.add(uid);
+		}
+		assert.equal(seen.size, 100);
+	});
+
+	it('accepts canonical UUIDs in any case and nothing else', () => {
+		assert.match('3F2B8C1E-6A4D-4E2F-9B1A-0C5D7E8F9A0B', UID_PATTERN);
+		for (const bad of ['', '3f2b8c1e6a4d4e2f9b1a0c5d7e8f9a0b', '3f2b8c1e-6a4d-4e2f-9b1a-0c5d7e8f9a0', 'x'.repeat(36)])
+			assert.doesNotMatch(bad, UID_PATTERN, bad);
+	});
+});
+
+describe('display name', () => {
+	it('trims, drops control characters and cuts to 20 characters', () => {
+		assert.equal(cleanName('  Ada  '), 'Ada');
+		assert.equal(cleanName('A\u0000d\u001fa\u007f\u0085'), 'Ada');
+		assert.equal(cleanName('x'.repeat(30)), 'x'.repeat(20));
+		assert.equal(cleanName('五'.repeat(25)), '五'.repeat(20));
+		assert.equal(cleanName('😀'.repeat(21)), '😀'.repeat(20), 'expected characters, not UTF-16 units, counted');
+		assert.equal(cleanName(`${'a'.repeat(19)}  b`), 'a'.repeat(19), 'expected no trailing space after the cut');
+	});
+
+	it('gives an empty name for nothing usable', () => {
+		assert.equal(cleanName(''), '');
+		assert.equal(cleanName('   '), '');
+		assert.equal(cleanName(null), '');
+		assert.equal(cleanName(undefined), '');
+		assert.equal(cleanName('\u0001\u0002'), '');
+	});
+
+	it('drops unpaired surrogates, which are not UTF-8', () => {
+		assert.equal(cleanName('a\uD800b'), 'ab');
+		assert.equal(cleanName('a\uDC00b'), 'ab');
+		assert.doesNotThrow(() => encodeURIComponent(cleanName('\uD83D x \uDE00')));
+	});
+});
+
+describe('socket URL', () => {
+	const uid = '3f2b8c1e-6a4d-4e2f-9b1a-0c5d7e8f9a0b';
+
+	it('uses ws: on http and wss: on https, on the page\'s own host', () => {
+		assert.equal(socketUrl({ protocol: 'http:', host: '192.168.1.20:8080' }, uid),
+			`ws://192.168.1.20:8080/?uid=${uid}&updates=move`);
+		assert.equal(socketUrl({ protocol: 'https:', host: 'gomoku.example' }, uid),
+			`wss://gomoku.example/?uid=${uid}&updates=move`);
+	});
+
+	it('adds the name, encoded, and asks for compact boards', () => {
+		assert.equal(socketUrl({ protocol: 'http:', host: 'h:1' }, uid, 'Zoë & 五目'),
+			`ws://h:1/?uid=${uid}&name=Zo%C3%AB%20%26%20%E4%BA%94%E7%9B%AE&updates=move`);
+	});
+});
+
+describe('reconnect schedule', () => {
+	it('waits 0.5 s, then doubles up to 8 s, seven times (past the 30 s grace), then gives up', () => {
+		assert.deepEqual([0, 1, 2, 3, 4, 5, 6].map(retryDelay), [500, 1000, 2000, 4000, 8000, 8000, 8000]);
+		assert.ok(RETRY_DELAYS_MS.reduce((sum, ms) => sum + ms, 0) > 30_000);
+		assert.equal(retryDelay(RETRY_DELAYS_MS.length), null);
+		assert.equal(retryDelay(-1), null);
+	});
+});
+
+describe('message parsing', () => {
+	it('takes JSON objects with a string type', () => {
+		assert.deepEqual(parseMessage('{"type":"pong"}'), { type: 'pong' });
+		assert.deepEqual(parseMessage('{"type":"x","y":1}'), { type: 'x', y: 1 });
+	});
+
+	it('drops everything else', () => {
+		for (const text of ['', 'not json', '[]', '"board"', 'null', '{}', '{"type":5}', '[{"type":"pong"}]'])
+			assert.equal(parseMessage(text), null, text);
+	});
+});
+
+/** A WebSocket stand-in: the test opens, closes and talks for the server. */
+class FakeSocket {
+	constructor(url) {
+		this.url = url;
+		this.readyState = 0;
+		this.sent = [];
+		this.closeCalls = [];
+		this.listeners = {};
+	}
+
+	addEventListener(type, listener, options = {}) {
+		(this.listeners[type] ||= []).push({ listener, once: options.once });
+	}
+
+	emit(type, event = {}) {
+		const listeners = this.listeners[type] || [];
+		this.listeners[type] = listeners.filter((entry) => !entry.once);
+		for (const { listener } of listeners)
+			listener(event);
+	}
+
+	send(text) {
+		this.sent.push(text);
+	}
+
+	close(code) {
+		this.closeCalls.push(code);
+		this.readyState = 2;
+	}
+
+	// What the "network" does:
+	serverOpens() {
+		this.readyState = 1;
+		this.emit('open');
+	}
+
+	serverSends(message) {
+		this.emit('message', { data: typeof message === 'string' ? message : JSON.stringify(message) });
+	}
+
+	closes(code = 1000, reason = '') {
+		this.readyState = 3;
+		this.emit('close', { code, reason });
+	}
+}
+
+function connection() {
+	const sockets = [];
+	const messages = [];
+	const closes = [];
+	let counter = 0;
+	const conn = new Connection({
+		url: () => `ws://test/?n=${++counter}`,
+		onMessage: (message) => messages.push(message),
+		onClose: (info) => closes.push(info),
+		createSocket: (url) => {
+			const socket = new FakeSocket(url);
+			sockets.push(socket);
+			return socket;
+		},
+	});
+	return { conn, sockets, messages, closes };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('Connection', () => {
+	it('opens a socket, passes parsed messages on and sends JSON once open', async () => {
+		const { conn, sockets, messages } = connection();
+		await conn.open();
+		assert.equal(sockets.length, 1);
+		assert.equal(conn.send({ type: 'ping' }), false, 'expected nothing sent before the socket opens');
+		sockets[0].serverOpens();
+		assert.equal(conn.isOpen, true);
+		assert.equal(conn.send({ type: 'move', x: 1, y: 2 }), true);
+		assert.deepEqual(sockets[0].sent, ['{"type":"move","x":1,"y":2}']);
+		sockets[0].serverSends({ type: 'welcome', size: 15 });
+		sockets[0].serverSends('garbage');
+		assert.deepEqual(messages, [{ type: 'welcome', size: 15 }]);
+	});
+
+	it('reports a close it did not ask for, with its code', async () => {
+		const { conn, sockets, closes } = connection();
+		await conn.open();
+		sockets[0].serverOpens();
+		sockets[0].closes(4001, 'replaced');
+		assert.deepEqual(closes, [{ code: 4001, reason: 'replaced' }]);
+		assert.equal(conn.isOpen, false);
+	});
+
+	it('opens the new socket only after the old one closed, and drops the old one\'s messages', async () => {
+		const { conn, sockets, messages, closes } = connection();
+		await conn.open();
+		sockets[0].serverOpens();
+		const reopened = conn.open();
+		await tick();
+		assert.deepEqual(sockets[0].closeCalls, [1000], 'expected the old socket closed with 1000');
+		assert.equal(sockets.length, 1, 'expected no new socket before the old one closed');
+		sockets[0].serverSends({ type: 'board' });
+		sockets[0].closes(1000);
+		await reopened;
+		assert.equal(sockets.length, 2);
+		assert.deepEqual(messages, [], 'expected the closing socket\'s messages dropped');
+		assert.deepEqual(closes, [], 'expected no onClose for a close the page asked for');
+	});
+
+	it('closes a socket that is still connecting only once it opens', async () => {
+		const { conn, sockets } = connection();
+		await conn.open();
+		const closed = conn.close();
+		assert.deepEqual(sockets[0].closeCalls, [], 'expected no close() while connecting');
+		sockets[0].serverOpens();
+		assert.deepEqual(sockets[0].closeCalls, [1000]);
+		sockets[0].closes(1000);
+		await closed;
+	});
+
+	it('lets a close() cancel an open() that waits for the old socket', async () => {
+		const { conn, sockets } = connection();
+		await conn.open();
+		sockets[0].serverOpens();
+		const reopened = conn.open();
+		const closed = conn.close();
+		sockets[0].closes(1000);
+		await reopened;
+		await closed;
+		assert.equal(sockets.length, 1, 'expected no new socket after the cancel');
+	});
+
+	it('resolves close() at once when there is no socket', async () => {
+		const { conn } = connection();
+		await conn.close();
+		assert.equal(conn.isOpen, false);
+	});
+});

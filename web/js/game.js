@@ -1,0 +1,562 @@
+// The game as the page sees it: a reducer of server messages and of the
+// page's own actions into one state object, plus what the page should do
+// next (effects). Pure: no DOM, no socket, no clock of its own (the time
+// comes in as an argument), so node --test drives it message by message.
+//
+// The server is the referee: a stone appears only when the server's
+// `board` says so, never when the player clicks. The page asks for compact
+// boards (updates=move: the move and the side to move, without the whole
+// position) and adds each move to the board itself; a board with content
+// (the one after a resumed seat's role) replaces the whole position.
+//
+// Phases (data-state on the page):
+//   idle       nothing going on; "Find opponent"
+//   searching  connected or connecting, waiting for a match; "Cancel"
+//   resuming   trying to get a game's seat back after a dropped socket or a
+//              reload; the board is not live
+//   playing    in a room; the board is live once synced
+//   over       the game ended (or was lost); "Play again"
+//
+// reduce(state, action, now) returns { state, effects }. Actions are the
+// server's messages as they came ({type: 'board', …}) and the page's own
+// (type 'client/…'). Effects are plain objects for main.js to carry out:
+//   {kind: 'connect'}             close any socket, then open a new one
+//   {kind: 'disconnect'}          close the socket (asked for, no retry)
+//   {kind: 'reconnect', delay}    open a new socket after delay ms
+//   {kind: 'send', message}       send a message on the socket
+//   {kind: 'save-game', room, role} / {kind: 'forget-game'}
+//                                 remember (sessionStorage) the game in
+//                                 progress, for a reload
+//   {kind: 'new-uid'}             this tab's uid now belongs to another tab
+//   {kind: 'sound', name}         stone, turn, win, loss, left
+//   {kind: 'toast', key, params}  a short message over the board (a text
+//   {kind: 'toast', code, message}  key, or a request the server refused)
+
+import { retryDelay } from './net.js';
+import { pointLabel } from './text.js';
+
+export const ROLES = ['front', 'back'];
+
+/** The other side: front <-> back. */
+export function otherRole(role) {
+	return role === 'front' ? 'back' : 'front';
+}
+
+/** An empty board of size × size cells. */
+export function emptyCells(size) {
+	return new Array(size * size).fill('');
+}
+
+/** The state of a page that has just loaded. */
+export function initialState(size = 15) {
+	return {
+		phase: 'idle',
+		size,
+		rule: 'freestyle',
+		version: '',
+		link: 'closed', // closed | connecting | open | retrying
+		retries: 0, // reconnect attempts since the last welcome
+		role: null, // 'front' | 'back' once matched
+		room: null,
+		opponent: '', // the opponent's name ('' when none given)
+		cells: emptyCells(size), // '' | 'front' | 'back', row-major
+		toMove: 'front',
+		moves: 0,
+		lastMove: null, // {x, y, role}
+		winner: null, // the server's {winner, reason, line}
+		outcome: null, // over: win | loss | draw | lost | replaced
+		notice: null, // idle: unreachable | refused
+		refusal: '', // the server's message when it refused the connection
+		opponentLeft: false,
+		awayUntil: null, // time (ms) the opponent's seat is held until
+		resume: null, // {room, role} of the seat being taken back
+		synced: true, // false from a resumed role until the pong after it
+		pending: false, // a move was sent and its answer has not come
+	};
+}
+
+/** The state of a fresh game in room, with the board cleared. */
+function newGame(state, { role, room, size, opponent, synced }) {
+	return {
+		...state,
+		phase: 'playing',
+		role,
+		room,
+		size,
+		opponent,
+		cells: emptyCells(size),
+		toMove: 'front',
+		moves: 0,
+		lastMove: null,
+		winner: null,
+		outcome: null,
+		notice: null,
+		opponentLeft: false,
+		awayUntil: null,
+		resume: null,
+		synced,
+		pending: false,
+	};
+}
+
+/** The game's fields cleared, for a new search. */
+function cleared(state) {
+	return {
+		...state,
+		role: null,
+		room: null,
+		opponent: '',
+		cells: emptyCells(state.size),
+		toMove: 'front',
+		moves: 0,
+		lastMove: null,
+		winner: null,
+		outcome: null,
+		notice: null,
+		refusal: '',
+		opponentLeft: false,
+		awayUntil: null,
+		resume: null,
+		synced: true,
+		pending: false,
+		retries: 0,
+	};
+}
+
+/** The board size of a message, or fallback when it has none or a bad one. */
+function sizeOf(message, fallback) {
+	const size = message.size;
+	return Number.isInteger(size) && size >= 5 && size <= 25 ? size : fallback;
+}
+
+function nameOf(opponent) {
+	return opponent && typeof opponent.name === 'string' ? opponent.name : '';
+}
+
+/** A game lost for good: over, outcome lost, nothing to resume. */
+function lost(state) {
+	return {
+		...state,
+		phase: 'over',
+		outcome: 'lost',
+		link: 'closed',
+		resume: null,
+		synced: true,
+		pending: false,
+		awayUntil: null,
+	};
+}
+
+const NO_RETRY_CODES = [1007, 1008, 1009];
+
+/** A socket closed that the page did not close: retry, give up or stop. */
+function onClosed(state, { code }) {
+	if (code === 4001) {
+		// Another tab or window took this uid's seat: it owns the game
+		// now. Never reconnect (the two would take the seat back and forth).
+		const effects = [{ kind: 'forget-game' }, { kind: 'new-uid' }];
+		if (state.phase === 'idle' || state.phase === 'over')
+			return { state: { ...state, link: 'closed' }, effects };
+		return {
+			state: { ...lost(state), outcome: 'replaced' },
+			effects,
+		};
+	}
+	if (state.phase === 'idle' || state.phase === 'over')
+		return { state: { ...state, link: 'closed', pending: false }, effects: [] };
+
+	const retryable = !NO_RETRY_CODES.includes(code);
+	const delay = retryable ? retryDelay(state.retries) : null;
+	if (state.phase === 'searching') {
+		if (delay === null)
+			return {
+				state: {
+					...cleared(state),
+					phase: 'idle',
+					link: 'closed',
+					notice: retryable ? 'unreachable' : 'refused',
+					refusal: state.refusal,
+				},
+				effects: [],
+			};
+		return {
+			state: { ...state, link: 'retrying', retries: state.retries + 1 },
+			effects: [{ kind: 'reconnect', delay }],
+		};
+	}
+	// playing or resuming: try to take the seat back.
+	const resume = state.resume || { room: state.room, role: state.role };
+	if (delay === null)
+		return { state: lost(state), effects: [{ kind: 'forget-game' }, { kind: 'sound', name: 'loss' }] };
+	return {
+		state: {
+			...state,
+			phase: 'resuming',
+			link: 'retrying',
+			retries: state.retries + 1,
+			resume,
+			synced: false,
+			pending: false,
+			awayUntil: null,
+		},
+		effects: [{ kind: 'reconnect', delay }],
+	};
+}
+
+function onWelcome(state, message) {
+	if (!['searching', 'resuming'].includes(state.phase))
+		return { state, effects: [] };
+	const size = sizeOf(message, state.size);
+	const next = {
+		...state,
+		link: 'open',
+		retries: 0,
+		size,
+		rule: typeof message.rule === 'string' ? message.rule : state.rule,
+		version: typeof message.version === 'string' ? message.version : state.version,
+	};
+	if (size !== state.size)
+		next.cells = emptyCells(size);
+	return { state: next, effects: [] };
+}
+
+function onWaiting(state) {
+	if (state.phase !== 'resuming')
+		return { state, effects: [] };
+	// The seat is gone (the server forfeited the game when the old socket
+	// closed): this socket was queued for a new opponent instead. Leave
+	// the queue at once so the player is not matched by surprise.
+	return {
+		state: lost(state),
+		effects: [{ kind: 'disconnect' }, { kind: 'forget-game' }, { kind: 'sound', name: 'loss' }],
+	};
+}
+
+function onRole(state, message) {
+	if (!ROLES.includes(message.role) || typeof message.room !== 'string')
+		return { state, effects: [] };
+	const game = {
+		role: message.role,
+		room: message.room,
+		size: sizeOf(message, state.size),
+		opponent: nameOf(message.opponent),
+	};
+	if (state.phase === 'resuming') {
+		if (!state.resume || message.room !== state.resume.room)
+			return {
+				state: lost(state),
+				effects: [{ kind: 'disconnect' }, { kind: 'forget-game' }, { kind: 'sound', name: 'loss' }],
+			};
+		// The seat is back. A board (when moves were made) and a winner
+		// (when the game ended) follow; until the pong that answers this
+		// ping, the board is not live.
+		return {
+			state: newGame(state, { ...game, synced: false }),
+			effects: [{ kind: 'send', message: { type: 'ping' } }],
+		};
+	}
+	if (state.phase !== 'searching')
+		return { state, effects: [] };
+	const effects = [{ kind: 'save-game', room: game.room, role: game.role }];
+	if (game.role === 'front')
+		effects.push({ kind: 'sound', name: 'turn' });
+	return { state: newGame(state, { ...game, synced: true }), effects };
+}
+
+function validMove(move, size) {
+	return move && Number.isInteger(move.x) && Number.isInteger(move.y) &&
+		move.x >= 0 && move.y >= 0 && move.x < size && move.y < size;
+}
+
+/**
+ * The cells after a board message: its content (the whole position), or,
+ * for a compact board (updates=move), the cells so far with its move. Null
+ * when the message fits neither.
+ */
+function cellsOf(state, message) {
+	const content = message.content;
+	if (content !== undefined) {
+		if (!Array.isArray(content) || content.length !== state.size * state.size ||
+		    !content.every((cell) => cell === '' || ROLES.includes(cell)))
+			return null;
+		return content.slice();
+	}
+	const move = message.move;
+	if (!validMove(move, state.size) || !ROLES.includes(move.role) ||
+	    state.cells[move.y * state.size + move.x] !== '')
+		return null;
+	const cells = state.cells.slice();
+	cells[move.y * state.size + move.x] = move.role;
+	return cells;
+}
+
+function onBoard(state, message) {
+	if (state.phase !== 'playing' || state.winner)
+		return { state, effects: [] };
+	const cells = cellsOf(state, message);
+	if (!cells)
+		return { state, effects: [] };
+	const next = {
+		...state,
+		cells,
+		toMove: ROLES.includes(message.role) ? message.role : state.toMove,
+		moves: Number.isInteger(message.moves) ? message.moves
+			: cells.filter((cell) => cell !== '').length,
+		lastMove: validMove(message.move, state.size) ? { ...message.move } : null,
+		pending: false,
+	};
+	const effects = [];
+	if (state.synced) {
+		effects.push({ kind: 'sound', name: 'stone' });
+		if (next.toMove === state.role && next.lastMove && next.lastMove.role !== state.role)
+			effects.push({ kind: 'sound', name: 'turn' });
+	}
+	return { state: next, effects };
+}
+
+function onWinner(state, message) {
+	if (state.phase !== 'playing' || state.winner)
+		return { state, effects: [] };
+	const winner = ['front', 'back', 'draw'].includes(message.winner) ? message.winner : 'draw';
+	const line = Array.isArray(message.line)
+		? message.line.filter((cell) => validMove(cell, state.size)).map(({ x, y }) => ({ x, y }))
+		: [];
+	const outcome = winner === 'draw' ? 'draw' : winner === state.role ? 'win' : 'loss';
+	const effects = [{ kind: 'forget-game' }];
+	// A forfeit win is told by the opponent-left sound of the disconnect
+	// that follows.
+	if (!(message.reason === 'forfeit' && outcome === 'win'))
+		effects.push({ kind: 'sound', name: outcome === 'win' ? 'win' : 'loss' });
+	return {
+		state: {
+			...state,
+			phase: 'over',
+			winner: { winner, reason: typeof message.reason === 'string' ? message.reason : '', line },
+			outcome,
+			pending: false,
+			awayUntil: null,
+			synced: true,
+		},
+		effects,
+	};
+}
+
+function onDisconnect(state) {
+	if (state.phase !== 'playing' && state.phase !== 'over')
+		return { state, effects: [] };
+	if (state.opponentLeft || !state.room)
+		return { state, effects: [] };
+	const next = { ...state, opponentLeft: true, awayUntil: null, pending: false };
+	const effects = [{ kind: 'sound', name: 'left' }];
+	if (state.phase === 'playing') {
+		next.phase = 'over';
+		next.outcome = 'win';
+		next.synced = true;
+		effects.unshift({ kind: 'forget-game' });
+	}
+	return { state: next, effects };
+}
+
+function onError(state, message) {
+	const code = typeof message.code === 'string' ? message.code : '';
+	const text = typeof message.message === 'string' ? message.message : code;
+	const next = { ...state, pending: false };
+	if (code === 'bad_name' || code === 'bad_uid')
+		next.refusal = text;
+	return { state: next, effects: [{ kind: 'toast', code, message: text }] };
+}
+
+function onPong(state) {
+	if (state.synced || state.phase !== 'playing')
+		return { state, effects: [] };
+	return {
+		state: { ...state, synced: true },
+		effects: [
+			{ kind: 'save-game', room: state.room, role: state.role },
+			{ kind: 'toast', key: 'toast.resumed' },
+		],
+	};
+}
+
+/**
+ * The next state after action, and the effects for the page to carry out.
+ * now is the time in ms (for the opponent-away countdown).
+ */
+export function reduce(state, action, now = 0) {
+	switch (action.type) {
+	case 'client/find':
+		if (state.phase !== 'idle' && state.phase !== 'over')
+			return { state, effects: [] };
+		return {
+			state: { ...cleared(state), phase: 'searching', link: 'connecting' },
+			effects: [{ kind: 'forget-game' }, { kind: 'connect' }],
+		};
+	case 'client/cancel':
+		if (state.phase !== 'searching')
+			return { state, effects: [] };
+		return {
+			state: { ...cleared(state), phase: 'idle', link: 'closed' },
+			effects: [{ kind: 'disconnect' }],
+		};
+	case 'client/resume':
+		if (state.phase !== 'idle' || typeof action.room !== 'string' || !ROLES.includes(action.role))
+			return { state, effects: [] };
+		return {
+			state: {
+				...cleared(state),
+				phase: 'resuming',
+				link: 'connecting',
+				resume: { room: action.room, role: action.role },
+				synced: false,
+			},
+			effects: [{ kind: 'connect' }],
+		};
+	case 'client/move':
+		if (!canPlace(state, action.x, action.y))
+			return { state, effects: [] };
+		return {
+			state: { ...state, pending: true },
+			effects: [{ kind: 'send', message: { type: 'move', x: action.x, y: action.y } }],
+		};
+	case 'client/closed':
+		return onClosed(state, action);
+	case 'welcome':
+		return onWelcome(state, action);
+	case 'waiting':
+		return onWaiting(state);
+	case 'role':
+		return onRole(state, action);
+	case 'board':
+		return onBoard(state, action);
+	case 'winner':
+		return onWinner(state, action);
+	case 'disconnect':
+		return onDisconnect(state);
+	case 'error':
+		return onError(state, action);
+	case 'pong':
+		return onPong(state);
+	case 'opponent_away': {
+		if (state.phase !== 'playing')
+			return { state, effects: [] };
+		const seconds = Number.isFinite(action.seconds) && action.seconds > 0 ? action.seconds : 0;
+		return { state: { ...state, awayUntil: now + seconds * 1000 }, effects: [] };
+	}
+	case 'opponent_back':
+		if (state.awayUntil === null)
+			return { state, effects: [] };
+		return {
+			state: { ...state, awayUntil: null },
+			effects: [{ kind: 'toast', key: 'toast.back' }],
+		};
+	default:
+		return { state, effects: [] }; // a type this page does not know
+	}
+}
+
+/** True while the board takes moves: in a game, synced, not ended. */
+export function isLive(state) {
+	return state.phase === 'playing' && state.synced && state.link === 'open' && !state.winner;
+}
+
+/** True when it is this player's move and no move is on its way. */
+export function isMyTurn(state) {
+	return isLive(state) && state.toMove === state.role && !state.pending;
+}
+
+/** True when a click on (x, y) should send a move: my turn, an empty point. */
+export function canPlace(state, x, y) {
+	if (!isMyTurn(state) || !Number.isInteger(x) || !Number.isInteger(y))
+		return false;
+	if (x < 0 || y < 0 || x >= state.size || y >= state.size)
+		return false;
+	return state.cells[y * state.size + x] === '';
+}
+
+/** Whose turn the page shows: 'me', 'opponent' or '' (no live game). */
+export function turnOf(state) {
+	if (state.phase !== 'playing' || state.winner || !state.synced)
+		return '';
+	return state.toMove === state.role ? 'me' : 'opponent';
+}
+
+/** The board as text, row-major: '.' empty, 'x' front (black), 'o' back. */
+export function boardText(cells) {
+	return cells.map((cell) => (cell === 'front' ? 'x' : cell === 'back' ? 'o' : '.')).join('');
+}
+
+/**
+ * The status line as a text key and its parameters (see text.js), from
+ * the state and the time now (ms, for the away countdown).
+ */
+export function statusOf(state) {
+	switch (state.phase) {
+	case 'idle':
+		if (state.notice === 'refused')
+			return { key: 'status.refused', params: { message: state.refusal || '' } };
+		if (state.notice === 'unreachable')
+			return { key: 'status.unreachable' };
+		return { key: 'status.idle' };
+	case 'searching':
+		return { key: state.link === 'retrying' ? 'status.reconnecting' : 'status.searching' };
+	case 'resuming':
+		return { key: state.link === 'retrying' ? 'status.reconnecting' : 'status.resuming' };
+	case 'playing':
+		if (!state.synced)
+			return { key: 'status.resuming' };
+		return { key: state.toMove === state.role ? 'status.your_turn' : 'status.their_turn' };
+	case 'over':
+		return { key: outcomeKey(state) };
+	default:
+		return { key: 'status.idle' };
+	}
+}
+
+function outcomeKey(state) {
+	const reason = state.winner ? state.winner.reason : '';
+	switch (state.outcome) {
+	case 'win':
+		if (reason === 'forfeit' || (!state.winner && state.opponentLeft))
+			return 'status.win.forfeit';
+		return reason === 'full' ? 'status.win.full' : 'status.win';
+	case 'loss':
+		if (reason === 'forfeit')
+			return 'status.loss.forfeit';
+		return reason === 'full' ? 'status.loss.full' : 'status.loss';
+	case 'draw':
+		return 'status.draw';
+	case 'replaced':
+		return 'status.replaced';
+	default:
+		return 'status.lost';
+	}
+}
+
+/**
+ * The second status line as a text key and parameters, or null: the
+ * opponent's reconnect countdown, how many moves were played, that the
+ * opponent left after the game ended, or where the five is.
+ */
+export function noteOf(state, now) {
+	if (state.phase === 'playing' && state.synced) {
+		if (state.awayUntil !== null) {
+			const seconds = Math.max(0, Math.ceil((state.awayUntil - now) / 1000));
+			return { key: 'note.away', params: { seconds } };
+		}
+		return state.moves ? { key: 'note.moves', params: { moves: state.moves } } : { key: 'note.first' };
+	}
+	if (state.phase !== 'over' || !state.winner)
+		return null;
+	if (state.opponentLeft && state.winner.reason !== 'forfeit')
+		return { key: 'note.left' };
+	const line = state.winner.line;
+	if (line.length) {
+		const first = line[0];
+		const last = line[line.length - 1];
+		return {
+			key: 'note.five',
+			params: { from: pointLabel(first.x, first.y, state.size), to: pointLabel(last.x, last.y, state.size) },
+		};
+	}
+	return null;
+}

@@ -1,0 +1,187 @@
+// The network side: the player's uid, the WebSocket URL, the reconnect
+// schedule and a Connection that owns one socket at a time. Nothing here
+// touches the DOM, and WebSocket is only looked up when a Connection
+// opens one, so node --test imports this module and drives a Connection
+// with a fake socket.
+
+/** A canonical 8-4-4-4-12 hex UUID, any case: what the server accepts. */
+export const UID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A version 4 UUID (lower case) from 16 random bytes. crypto.randomUUID()
+ * exists only on secure origins (https, localhost), and the game is often
+ * played over plain http on a LAN address, where getRandomValues() is
+ * still there.
+ */
+export function makeUid(bytes) {
+	const b = Uint8Array.from(bytes);
+	if (b.length !== 16)
+		throw new RangeError(`makeUid needs 16 bytes, got ${b.length}`);
+	b[6] = (b[6] & 0x0f) | 0x40; // version 4
+	b[8] = (b[8] & 0x3f) | 0x80; // RFC 4122 variant
+	const hex = Array.from(b, (byte) => byte.toString(16).padStart(2, '0')).join('');
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-` +
+		`${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A new random uid from cryptoSource (window.crypto in the page). */
+export function newUid(cryptoSource = globalThis.crypto) {
+	return makeUid(cryptoSource.getRandomValues(new Uint8Array(16)));
+}
+
+export const NAME_MAX_CHARS = 20;
+
+/**
+ * A display name the server accepts (1 to 20 characters of UTF-8, no
+ * control characters, spaces trimmed), made from what the player typed:
+ * control characters and unpaired surrogates dropped, trimmed, cut to 20
+ * characters. '' means no name.
+ */
+export function cleanName(raw) {
+	const text = String(raw ?? '')
+		.replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+		.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+		.trim();
+	return Array.from(text).slice(0, NAME_MAX_CHARS).join('').trim();
+}
+
+/**
+ * The game's WebSocket URL on the page's own host: ws: for an http page,
+ * wss: for https. location is {protocol, host}; the name is left out when
+ * empty. updates=move asks for compact boards (the move without the whole
+ * position; see game.js).
+ */
+export function socketUrl(location, uid, name = '') {
+	const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+	let url = `${scheme}//${location.host}/?uid=${encodeURIComponent(uid)}`;
+	if (name)
+		url += `&name=${encodeURIComponent(name)}`;
+	return `${url}&updates=move`;
+}
+
+/**
+ * How long to wait before reconnect attempt number attempt (0 first):
+ * 0.5 s, doubling up to 8 s, seven tries in all (31.5 s: the server's
+ * default reconnect grace is 30 s); null when it is time to give up.
+ */
+export const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 8000, 8000];
+
+export function retryDelay(attempt) {
+	return attempt >= 0 && attempt < RETRY_DELAYS_MS.length ? RETRY_DELAYS_MS[attempt] : null;
+}
+
+/** A server message: a JSON object with a string type, else null. */
+export function parseMessage(text) {
+	let message;
+	try {
+		message = JSON.parse(text);
+	} catch {
+		return null;
+	}
+	if (!message || typeof message !== 'object' || Array.isArray(message) ||
+	    typeof message.type !== 'string')
+		return null;
+	return message;
+}
+
+// WebSocket.readyState values (the same on the fake sockets of the tests).
+const CONNECTING = 0;
+const OPEN = 1;
+const CLOSED = 3;
+
+/**
+ * One socket at a time to the game server.
+ *
+ * open() closes the current socket (if any) and opens a new one only once
+ * the old one's close event came: the server hands a uid's seat to the
+ * newest connection, so a new socket opened before the old one closed
+ * would be given the old seat back. close() is the page's own close: it
+ * resolves once the close event came, and onClose is not called for it.
+ * onClose({code, reason}) is called only for a close the page did not ask
+ * for (the server's, or a lost network). Messages of a socket being closed
+ * are dropped.
+ *
+ * Options: url() makes the URL of each new socket; onMessage(message) gets
+ * every parsed message; createSocket(url) makes the socket (a WebSocket by
+ * default).
+ */
+export class Connection {
+	constructor({ url, onMessage, onClose, createSocket }) {
+		this.url = url;
+		this.onMessage = onMessage;
+		this.onClose = onClose;
+		this.createSocket = createSocket || ((address) => new WebSocket(address));
+		this.socket = null; // the live socket, or null
+		this.closing = new Set(); // promises of closes asked for, not done
+		this.generation = 0; // bumped by every open() and close()
+	}
+
+	/** Closes any socket, then opens a new one; resolves once it is made. */
+	async open() {
+		const closed = this.close();
+		const generation = this.generation;
+		await closed;
+		if (generation !== this.generation)
+			return; // a later open() or close() took over
+		const socket = this.createSocket(this.url());
+		this.socket = socket;
+		socket.addEventListener('message', (event) => {
+			if (this.socket !== socket)
+				return;
+			const message = parseMessage(event.data);
+			if (message)
+				this.onMessage(message);
+		});
+		socket.addEventListener('close', (event) => {
+			if (this.socket !== socket)
+				return; // a close the page asked for
+			this.socket = null;
+			this.onClose({ code: event.code, reason: event.reason });
+		});
+	}
+
+	/** Closes the socket (if any); resolves once every asked close is done. */
+	close() {
+		this.generation++;
+		const socket = this.socket;
+		this.socket = null;
+		if (socket) {
+			const done = closeSocket(socket);
+			this.closing.add(done);
+			done.then(() => this.closing.delete(done));
+		}
+		return Promise.all([...this.closing]).then(() => undefined);
+	}
+
+	/** True while a socket is open. */
+	get isOpen() {
+		return Boolean(this.socket) && this.socket.readyState === OPEN;
+	}
+
+	/** Sends message as JSON; false when no socket is open. */
+	send(message) {
+		if (!this.isOpen)
+			return false;
+		this.socket.send(JSON.stringify(message));
+		return true;
+	}
+}
+
+/**
+ * Closes socket with 1000 and resolves on its close event. A socket still
+ * connecting is closed once it opens: closing it before would make the
+ * browser report a failed connection.
+ */
+function closeSocket(socket) {
+	return new Promise((resolve) => {
+		if (socket.readyState === CLOSED) {
+			resolve();
+			return;
+		}
+		socket.addEventListener('close', () => resolve(), { once: true });
+		if (socket.readyState === CONNECTING)
+			socket.addEventListener('open', () => socket.close(1000), { once: true });
+		else if (socket.readyState === OPEN)
+			socket.close(1000);
+	});
+}
