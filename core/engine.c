@@ -1,0 +1,1130 @@
+/*
+ * engine.c - the computer opponent: the easy heuristic, and the search of
+ * the medium and hard levels over the pattern board of engine_position.c.
+ *
+ * The search, from the root down:
+ * 1. forced moves: a five of our own; the block of the opponent's four;
+ *    (hard) the first move of our VCF;
+ * 2. (hard) when the opponent has a VCF if we pass, only the moves after
+ *    which he has none (cells of his line, or fours of ours) are searched;
+ * 3. iterative deepening over a principal-variation search with a
+ *    transposition table, killer moves and a history table. Every node
+ *    first settles the forced cases (a five to play, a four to block, an
+ *    open four the opponent cannot answer with a four); when the opponent
+ *    threatens an open or double four, only our fours and his four cells
+ *    are tried; else the best-ranked candidates within two cells of a
+ *    stone. Leaves are the pattern evaluation, after a small VCF probe on
+ *    the hard level.
+ */
+#include "engine.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_position.h"
+#include "engine_vcf.h"
+
+#ifndef T_WIDTH
+#define T_WIDTH 12
+#endif
+#ifndef T_LEAFVCF
+#define T_LEAFVCF 40
+#endif
+#ifndef T_VCTDEPTH
+#define T_VCTDEPTH 5
+#endif
+#ifndef T_VCTNODES
+#define T_VCTNODES 6000
+#endif
+#ifndef T_VCTDEF
+#define T_VCTDEF 400
+#endif
+#ifndef T_OWN
+#define T_OWN 16
+#endif
+#ifndef T_OTHER
+#define T_OTHER 16
+#endif
+#ifndef T_RA
+#define T_RA 4
+#endif
+#ifndef T_RD
+#define T_RD 3
+#endif
+#ifndef T_LMR
+#define T_LMR 1
+#endif
+#define SEARCH_MAX_PLY 64
+#define SCORE_INFINITE (ENGINE_SCORE_WIN + 1)
+#define SCORE_WON (ENGINE_SCORE_WIN - ENGINE_SCORE_WIN_MARGIN)
+#define TT_MIN_ENTRIES 1024u
+#define VCF_TABLE_ENTRIES (1u << 16)
+
+/* What a transposition table score is: exact, or a bound. */
+enum tt_bound {
+	TT_NONE,
+	TT_EXACT, /* the score */
+	TT_LOWER, /* at least the score (a cut-off) */
+	TT_UPPER, /* at most the score (no move raised alpha) */
+};
+
+/* One searched position. */
+struct tt_entry {
+	uint64_t key;  /* Zobrist key and side, salted with the call */
+	int32_t score; /* mate scores relative to this node */
+	int16_t move;  /* best or refuting move, grid index; -1: none */
+	int8_t depth;  /* remaining depth it was searched to */
+	uint8_t bound; /* enum tt_bound */
+};
+
+/* How one level searches. */
+struct level_config {
+	int max_depth;		 /* iterative deepening stops here */
+	int width;		 /* moves tried at an interior node */
+	int root_width;		 /* moves tried at the root */
+	uint64_t default_nodes;	 /* budget when the caller gives none */
+	uint64_t root_vcf_nodes; /* own VCF and the opponent's, at the root */
+	uint64_t defence_nodes;	 /* per move checked against his VCF */
+	uint64_t leaf_vcf_nodes; /* VCF probe at the leaves; 0: none */
+	int vct_depth;		 /* attacker moves of a VCT; 0: no VCT */
+	uint64_t root_vct_nodes; /* own VCT and the opponent's, at the root */
+	uint64_t defence_vct_nodes; /* per move checked against his VCT */
+};
+
+static const struct level_config level_configs[] = {
+	[ENGINE_MEDIUM] = {
+		.max_depth = 2,
+		.width = 10,
+		.root_width = 16,
+		.default_nodes = ENGINE_DEFAULT_NODES_MEDIUM,
+	},
+	[ENGINE_HARD] = {
+		.max_depth = 24,
+		.width = T_WIDTH,
+		.root_width = 32,
+		.default_nodes = ENGINE_DEFAULT_NODES_HARD,
+		.root_vcf_nodes = 20000,
+		.defence_nodes = 1500,
+		.leaf_vcf_nodes = T_LEAFVCF,
+		.vct_depth = T_VCTDEPTH,
+		.root_vct_nodes = T_VCTNODES,
+		.defence_vct_nodes = T_VCTDEF,
+	},
+};
+
+/* One per searching thread: the tables and the state of one search. */
+struct engine {
+	struct tt_entry *tt;		  /* transposition table */
+	size_t tt_mask;			  /* its entries, minus one */
+	uint64_t *vcf_failed;		  /* the VCF solver's failed set */
+	uint64_t calls;			  /* engine_choose() calls so far */
+	uint64_t salt;			  /* this call's key salt */
+	const struct level_config *level; /* this call's level */
+	uint64_t nodes;			  /* visited in this call */
+	uint64_t max_nodes;		  /* budget; 0: none */
+	uint64_t (*now_us)(void *ctx);	  /* the caller's clock */
+	void *now_ctx;			  /* passed to now_us */
+	uint64_t deadline_us;		  /* 0: none */
+	bool stopped;			  /* budget or deadline ran out */
+	uint64_t jitter;		  /* from the seed */
+	int16_t killers[SEARCH_MAX_PLY][2]; /* quiet moves that cut off */
+	int32_t history[3][POS_CELLS];	    /* per side: cut-off credit */
+	int16_t moves[SEARCH_MAX_PLY][BOARD_MAX_CELLS]; /* per ply */
+	int32_t ranks[SEARCH_MAX_PLY][BOARD_MAX_CELLS]; /* their order */
+	struct position pos;				/* the board searched */
+};
+
+/* The Zobrist salt of the side to move. */
+static const uint64_t side_keys[3] = { 0, 0x8a5cd789635d2dffull,
+				       0x121fd2155c472f96ull };
+
+/* A 64-bit mix (the splitmix64 finaliser). */
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+struct engine *engine_new(size_t tt_entries)
+{
+	struct engine *engine;
+	size_t entries = TT_MIN_ENTRIES;
+
+	if (!tt_entries)
+		tt_entries = ENGINE_DEFAULT_TT_ENTRIES;
+	while (entries * 2 <= tt_entries &&
+	       entries * 2 <= SIZE_MAX / sizeof(struct tt_entry))
+		entries *= 2;
+
+	engine = calloc(1, sizeof(*engine));
+	if (!engine)
+		return NULL;
+	engine->tt = calloc(entries, sizeof(*engine->tt));
+	if (!engine->tt)
+		goto out_free_engine;
+	engine->vcf_failed =
+		calloc(VCF_TABLE_ENTRIES, sizeof(*engine->vcf_failed));
+	if (!engine->vcf_failed)
+		goto out_free_tt;
+	engine->tt_mask = entries - 1;
+	return engine;
+
+out_free_tt:
+	free(engine->tt);
+out_free_engine:
+	free(engine);
+	return NULL;
+}
+
+void engine_free(struct engine *engine)
+{
+	if (!engine)
+		return;
+	free(engine->vcf_failed);
+	free(engine->tt);
+	free(engine);
+}
+
+/* ---- the easy level ---- */
+
+/* The old heuristic's weights by stones in a window (index 1..4). */
+static const int easy_own[5] = { 0, 220, 420, 2100, 20000 };
+static const int easy_other[5] = { 0, 200, 400, 2000, 10000 };
+
+int engine_easy_score(const struct board *board, enum role to_move, int x,
+		      int y)
+{
+	static const int dirs[4][2] = { { 1, 0 }, { 0, 1 }, { 1, 1 },
+					{ 1, -1 } };
+	int score = 0;
+	int dir, start, i;
+
+	if (!board_in_range(board, x, y) ||
+	    board_get(board, x, y) != ROLE_NONE)
+		return -1;
+	for (dir = 0; dir < 4; dir++) {
+		int dx = dirs[dir][0], dy = dirs[dir][1];
+
+		/* The window covers offsets start .. start + 4 from (x, y). */
+		for (start = -4; start <= 0; start++) {
+			int own = 0, other = 0;
+			bool on_board = true;
+
+			for (i = start; i < start + 5; i++) {
+				int cx = x + i * dx, cy = y + i * dy;
+				enum role role;
+
+				if (!board_in_range(board, cx, cy)) {
+					on_board = false;
+					break;
+				}
+				role = board_get(board, cx, cy);
+				if (role == to_move)
+					own++;
+				else if (role != ROLE_NONE)
+					other++;
+			}
+			if (!on_board)
+				continue;
+			if (own && !other)
+				score += easy_own[own];
+			else if (other && !own)
+				score += easy_other[other];
+		}
+	}
+	return score;
+}
+
+/* A hash of the stones, to spread the easy level's choice among ties. */
+static uint64_t board_hash(const struct board *board)
+{
+	uint64_t hash = 0xcbf29ce484222325ull;
+	int i;
+
+	for (i = 0; i < board->size * board->size; i++)
+		hash = (hash ^ board->cells[i]) * 0x100000001b3ull;
+	return hash;
+}
+
+/*
+ * The easy level: the cell of highest engine_easy_score(); among several,
+ * one picked by a hash of the seed and the position.
+ */
+static void easy_choose(const struct board *board, enum role to_move,
+			uint32_t seed, struct engine_result *out)
+{
+	int best = -1, ties = 0, pick, x, y;
+
+	for (y = 0; y < board->size; y++) {
+		for (x = 0; x < board->size; x++) {
+			int score = engine_easy_score(board, to_move, x, y);
+
+			if (score > best) {
+				best = score;
+				ties = 1;
+			} else if (score == best) {
+				ties++;
+			}
+		}
+	}
+	pick = (int)(mix64(board_hash(board) ^ seed) % (uint64_t)ties);
+	for (y = 0; y < board->size; y++) {
+		for (x = 0; x < board->size; x++) {
+			if (engine_easy_score(board, to_move, x, y) != best)
+				continue;
+			if (pick-- == 0) {
+				out->x = x;
+				out->y = y;
+				out->score = best;
+				return;
+			}
+		}
+	}
+}
+
+/* ---- budget ---- */
+
+/* Counts a node; true once the budget or the deadline has run out. */
+static bool search_tick(struct engine *engine)
+{
+	if (engine->stopped)
+		return true;
+	engine->nodes++;
+	if (engine->max_nodes && engine->nodes >= engine->max_nodes)
+		engine->stopped = true;
+	else if (engine->deadline_us && engine->now_us &&
+		 !(engine->nodes & 127) &&
+		 engine->now_us(engine->now_ctx) >= engine->deadline_us)
+		engine->stopped = true;
+	return engine->stopped;
+}
+
+/*
+ * Runs the VCF solver (vct_depth 0) or the VCT solver (vct_depth attacker
+ * moves) for attacker within budget nodes (and what is left of the
+ * search's), counting its nodes as the search's. True when found; the
+ * line (VCF) or the first move (VCT) is in *vcf.
+ */
+static bool engine_run_threats(struct engine *engine, enum role attacker,
+			       uint64_t budget, int vct_depth,
+			       struct vcf *vcf)
+{
+	bool found;
+
+	if (engine->max_nodes) {
+		uint64_t left = engine->nodes < engine->max_nodes ?
+					engine->max_nodes - engine->nodes :
+					0;
+
+		if (budget > left)
+			budget = left;
+	}
+	if (!budget || engine->stopped)
+		return false;
+	vcf->pos = &engine->pos;
+	vcf->failed = engine->vcf_failed;
+	vcf->failed_mask = VCF_TABLE_ENTRIES - 1;
+	vcf->salt = engine->salt;
+	vcf->nodes = 0;
+	vcf->max_nodes = budget;
+	vcf->now_us = engine->now_us;
+	vcf->now_ctx = engine->now_ctx;
+	vcf->deadline_us = engine->deadline_us;
+	found = vct_depth ? vct_search(vcf, attacker, vct_depth) :
+			    vcf_search(vcf, attacker);
+	engine->nodes += vcf->nodes;
+	if (engine->max_nodes && engine->nodes >= engine->max_nodes)
+		engine->stopped = true;
+	if (vcf->stopped && vcf->nodes < budget)
+		engine->stopped = true; /* the deadline, not the budget */
+	return found;
+}
+
+/* The VCF solver alone: see engine_run_threats(). */
+static bool engine_run_vcf(struct engine *engine, enum role attacker,
+			   uint64_t budget, struct vcf *vcf)
+{
+	return engine_run_threats(engine, attacker, budget, 0, vcf);
+}
+
+/* ---- evaluation and ordering ---- */
+
+/* The static evaluation, from side's view. */
+static int evaluate(const struct engine *engine, enum role side)
+{
+	const struct position *pos = &engine->pos;
+	enum role other = role_other(side);
+	int jitter = (int)(mix64(pos->key ^ engine->jitter) & 7) - 3;
+
+	return (pos->total[side] * T_OWN - pos->total[other] * T_OTHER) / 16 +
+	       jitter;
+}
+
+/* How promising idx looks for side: own gain and denial of the other's. */
+static int32_t move_rank(const struct engine *engine, enum role side, int idx)
+{
+	const struct position *pos = &engine->pos;
+	int32_t history = engine->history[side][idx];
+
+	if (history > 1023)
+		history = 1023;
+	return (pos->value[side][idx] * T_RA +
+		pos->value[role_other(side)][idx] * T_RD) *
+		       1024 +
+	       history;
+}
+
+/*
+ * The moves worth trying for side at ply, best first, in
+ * engine->moves[ply]: when the opponent threatens an open or double four,
+ * our fours and his four cells (every one of them: a block is among
+ * them); else the width best candidates. Returns how many.
+ */
+static int generate(struct engine *engine, enum role side, int ply,
+		    int tt_move, int width)
+{
+	const struct position *pos = &engine->pos;
+	enum role other = role_other(side);
+	int16_t *moves = engine->moves[ply];
+	int32_t *ranks = engine->ranks[ply];
+	int count = position_candidates(pos, moves);
+	bool threatened = pos->count[other][THREAT_F4] > 0;
+	int limit = threatened ? count : width;
+	int kept = 0, i, j;
+
+	/*
+	 * One pass, keeping the best `limit` in order by insertion, in place:
+	 * the kept ones never reach past the candidate being read.
+	 */
+	for (i = 0; i < count; i++) {
+		int idx = moves[i];
+		int32_t rank;
+
+		if (threatened && pos->threat[side][idx] < THREAT_B4 &&
+		    pos->threat[other][idx] < THREAT_B4)
+			continue;
+		rank = move_rank(engine, side, idx);
+		if (idx == tt_move)
+			rank = INT32_MAX;
+		else if (idx == engine->killers[ply][0] ||
+			 idx == engine->killers[ply][1])
+			rank += 200 * 1024;
+		if (kept == limit && rank <= ranks[kept - 1])
+			continue;
+		j = kept < limit ? kept++ : kept - 1;
+		for (; j > 0 && ranks[j - 1] < rank; j--) {
+			moves[j] = moves[j - 1];
+			ranks[j] = ranks[j - 1];
+		}
+		moves[j] = (int16_t)idx;
+		ranks[j] = rank;
+	}
+	return kept;
+}
+
+/* ---- the transposition table ---- */
+
+/* The key of the position with side to move, before salting. */
+static uint64_t node_key(const struct engine *engine, enum role side)
+{
+	return engine->pos.key ^ side_keys[side];
+}
+
+/* A mate score as stored: relative to the node, not the root. */
+static int score_to_tt(int score, int ply)
+{
+	if (score >= SCORE_WON)
+		return score + ply;
+	if (score <= -SCORE_WON)
+		return score - ply;
+	return score;
+}
+
+static int score_from_tt(int score, int ply)
+{
+	if (score >= SCORE_WON)
+		return score - ply;
+	if (score <= -SCORE_WON)
+		return score + ply;
+	return score;
+}
+
+/*
+ * Stores a result. The slot comes from the unsalted key and the entry
+ * holds the salted one, so a call sees exactly the collisions any other
+ * call with the same position would see, and never an earlier call's
+ * entries: the same inputs give the same move on a reused engine.
+ */
+static void tt_store(struct engine *engine, uint64_t key, int depth,
+		     int score, int bound, int move, int ply)
+{
+	struct tt_entry *entry = &engine->tt[key & engine->tt_mask];
+	uint64_t salted = key ^ engine->salt;
+
+	if (entry->key == salted && entry->depth > depth)
+		return;
+	entry->key = salted;
+	entry->score = score_to_tt(score, ply);
+	entry->move = (int16_t)move;
+	entry->depth = (int8_t)depth;
+	entry->bound = (uint8_t)bound;
+}
+
+/* The entry for key from this call, or NULL. */
+static const struct tt_entry *tt_probe(const struct engine *engine,
+				       uint64_t key)
+{
+	const struct tt_entry *entry = &engine->tt[key & engine->tt_mask];
+
+	return entry->key == (key ^ engine->salt) ? entry : NULL;
+}
+
+/* ---- search ---- */
+
+static int search(struct engine *engine, enum role side, int depth,
+		  int alpha, int beta, int ply);
+
+/*
+ * The cases every node settles before searching: a five to play, two
+ * fours of the opponent, one four to block (searched, no depth spent),
+ * an open four he cannot meet with a four. True with *score set when
+ * settled.
+ */
+static bool search_forced(struct engine *engine, enum role side, int depth,
+			  int alpha, int beta, int ply, int *score)
+{
+	struct position *pos = &engine->pos;
+	enum role other = role_other(side);
+	int block;
+
+	if (pos->count[side][THREAT_F5]) {
+		*score = ENGINE_SCORE_WIN - ply;
+		return true;
+	}
+	if (pos->count[other][THREAT_F5] >= 2) {
+		*score = -(ENGINE_SCORE_WIN - ply - 1);
+		return true;
+	}
+	if (pos->count[other][THREAT_F5]) {
+		block = position_find_five(pos, other);
+		if (ply >= SEARCH_MAX_PLY - 1 || search_tick(engine)) {
+			*score = 0;
+			return true;
+		}
+		position_play(pos, block, side);
+		*score = -search(engine, other, depth, -beta, -alpha, ply + 1);
+		position_undo(pos);
+		return true;
+	}
+	if (pos->count[side][THREAT_F4] && !position_fours(pos, other)) {
+		*score = ENGINE_SCORE_WIN - ply - 2;
+		return true;
+	}
+	return false;
+}
+
+/* Records a quiet move that cut off at ply, for ordering. */
+static void search_credit(struct engine *engine, enum role side, int move,
+			  int depth, int ply)
+{
+	if (engine->killers[ply][0] != move) {
+		engine->killers[ply][1] = engine->killers[ply][0];
+		engine->killers[ply][0] = (int16_t)move;
+	}
+	engine->history[side][move] += depth * depth;
+}
+
+/* A leaf: the evaluation, unless a short VCF probe finds a win. */
+static int search_leaf(struct engine *engine, enum role side, int ply)
+{
+	const struct level_config *level = engine->level;
+
+	if (level->leaf_vcf_nodes && position_fours(&engine->pos, side)) {
+		struct vcf vcf;
+
+		if (engine_run_vcf(engine, side, level->leaf_vcf_nodes, &vcf))
+			return ENGINE_SCORE_WIN - ply - vcf.length;
+	}
+	return evaluate(engine, side);
+}
+
+/* Negamax principal-variation search; scores from side's view. */
+static int search(struct engine *engine, enum role side, int depth,
+		  int alpha, int beta, int ply)
+{
+	struct position *pos = &engine->pos;
+	enum role other = role_other(side);
+	const struct tt_entry *entry;
+	int alpha_in = alpha, best = -SCORE_INFINITE, best_move = -1;
+	int tt_move = -1, count, i, score;
+	uint64_t key;
+	int16_t *moves;
+
+	if (search_forced(engine, side, depth, alpha, beta, ply, &score))
+		return score;
+	if (depth <= 0 || ply >= SEARCH_MAX_PLY - 1)
+		return search_leaf(engine, side, ply);
+
+	key = node_key(engine, side);
+	entry = tt_probe(engine, key);
+	if (entry) {
+		tt_move = entry->move;
+		if (entry->depth >= depth) {
+			score = score_from_tt(entry->score, ply);
+			if (entry->bound == TT_EXACT ||
+			    (entry->bound == TT_LOWER && score >= beta) ||
+			    (entry->bound == TT_UPPER && score <= alpha))
+				return score;
+		}
+	}
+
+	count = generate(engine, side, ply, tt_move, engine->level->width);
+	if (!count)
+		return 0; /* no room left near the stones: call it even */
+	moves = engine->moves[ply];
+	for (i = 0; i < count; i++) {
+		int move = moves[i];
+		bool quiet = pos->threat[side][move] < THREAT_F3 &&
+			     pos->threat[other][move] < THREAT_F3;
+		int reduce = T_LMR && depth >= 3 && i >= 4 && quiet ? 1 : 0;
+
+		if (search_tick(engine))
+			return 0;
+		position_play(pos, move, side);
+		if (i == 0) {
+			score = -search(engine, other, depth - 1, -beta, -alpha,
+					ply + 1);
+		} else {
+			score = -search(engine, other, depth - 1 - reduce,
+					-alpha - 1, -alpha, ply + 1);
+			if (score > alpha && (reduce || score < beta))
+				score = -search(engine, other, depth - 1,
+						-beta, -alpha, ply + 1);
+		}
+		position_undo(pos);
+		if (engine->stopped)
+			return 0;
+		if (score > best) {
+			best = score;
+			best_move = move;
+		}
+		if (score > alpha)
+			alpha = score;
+		if (alpha >= beta) {
+			if (quiet)
+				search_credit(engine, side, move, depth, ply);
+			break;
+		}
+	}
+	tt_store(engine, key, depth, best,
+		 best >= beta	    ? TT_LOWER :
+		 best <= alpha_in ? TT_UPPER :
+				    TT_EXACT,
+		 best_move, ply);
+	return best;
+}
+
+/* ---- the root ---- */
+
+/* The root's moves, and what the last iteration made of them. */
+struct root {
+	enum role side;			/* to move */
+	int count;			/* moves */
+	int16_t moves[BOARD_MAX_CELLS]; /* best first after each iteration */
+	int32_t ranks[BOARD_MAX_CELLS]; /* ordering before the first */
+};
+
+/* Adds idx to the root's moves unless there already. */
+static void root_add(struct root *root, int idx)
+{
+	int i;
+
+	for (i = 0; i < root->count; i++)
+		if (root->moves[i] == idx)
+			return;
+	root->moves[root->count++] = (int16_t)idx;
+}
+
+/*
+ * When the opponent has a VCF (or, failing that, a VCT) if we pass, keeps
+ * only the moves after which he has none: for a VCF the cells of his line
+ * and our fours; for a VCT the root's moves and our threats (fours and
+ * open threes), each checked. Leaves the root alone when he has none or
+ * nothing stops it.
+ */
+static void root_defend(struct engine *engine, struct root *root)
+{
+	struct position *pos = &engine->pos;
+	enum role side = root->side, other = role_other(side);
+	const struct level_config *level = engine->level;
+	struct root checked = { .side = side };
+	int16_t threats[BOARD_MAX_CELLS];
+	int vct_depth = 0, count, i;
+	uint64_t budget = level->defence_nodes;
+	struct vcf vcf;
+
+	if (engine_run_vcf(engine, other, level->root_vcf_nodes, &vcf)) {
+		for (i = 0; i < vcf.length; i++)
+			root_add(&checked, vcf.line[i]);
+		count = position_find(pos, side, THREAT_B4, threats,
+				      BOARD_MAX_CELLS);
+	} else if (level->vct_depth &&
+		   engine_run_threats(engine, other, level->root_vct_nodes,
+				      level->vct_depth, &vcf)) {
+		vct_depth = level->vct_depth;
+		budget = level->defence_vct_nodes;
+		for (i = 0; i < root->count; i++)
+			root_add(&checked, root->moves[i]);
+		count = position_find(pos, side, THREAT_F3, threats,
+				      BOARD_MAX_CELLS);
+	} else {
+		return;
+	}
+	for (i = 0; i < count; i++)
+		root_add(&checked, threats[i]);
+
+	count = 0;
+	for (i = 0; i < checked.count; i++) {
+		struct vcf reply;
+		bool refuted;
+
+		position_play(pos, checked.moves[i], side);
+		refuted = !engine_run_threats(engine, other, budget, vct_depth,
+					      &reply);
+		position_undo(pos);
+		if (engine->stopped)
+			return;
+		if (refuted)
+			checked.moves[count++] = checked.moves[i];
+	}
+	if (!count)
+		return;
+	root->count = 0;
+	for (i = 0; i < count; i++)
+		root_add(root, checked.moves[i]);
+}
+
+/* Fills the root's moves: candidates, threats first, best-ranked first. */
+static void root_generate(struct engine *engine, struct root *root)
+{
+	int count = generate(engine, root->side, 0, -1, engine->level->root_width);
+	int i;
+
+	root->count = 0;
+	for (i = 0; i < count; i++)
+		root_add(root, engine->moves[0][i]);
+}
+
+/*
+ * One iteration over the root's moves at depth. Returns the index of the
+ * best move whose search finished (-1 when none did) and its score.
+ */
+static int root_search(struct engine *engine, struct root *root, int depth,
+		       int *best_score)
+{
+	struct position *pos = &engine->pos;
+	enum role side = root->side, other = role_other(side);
+	int alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
+	int best = -1, i, score;
+
+	for (i = 0; i < root->count; i++) {
+		if (search_tick(engine))
+			break;
+		position_play(pos, root->moves[i], side);
+		if (i == 0) {
+			score = -search(engine, other, depth - 1, -beta, -alpha,
+					1);
+		} else {
+			score = -search(engine, other, depth - 1, -alpha - 1,
+					-alpha, 1);
+			if (score > alpha && !engine->stopped)
+				score = -search(engine, other, depth - 1,
+						-beta, -alpha, 1);
+		}
+		position_undo(pos);
+		if (engine->stopped)
+			break;
+		if (score > alpha) {
+			alpha = score;
+			best = i;
+		}
+	}
+	*best_score = alpha;
+	return best;
+}
+
+/* Moves the root move at index to the front, keeping the others' order. */
+static void root_promote(struct root *root, int index)
+{
+	int16_t move = root->moves[index];
+
+	memmove(&root->moves[1], &root->moves[0],
+		(size_t)index * sizeof(root->moves[0]));
+	root->moves[0] = move;
+}
+
+/* Writes grid cell idx to out's x and y. */
+static void result_set(struct engine_result *out, int idx, int score,
+		       bool forced)
+{
+	out->x = position_x(idx);
+	out->y = position_y(idx);
+	out->score = score;
+	out->forced = forced;
+}
+
+/* The forced moves at the root; true when one was played into out. */
+static bool root_forced(struct engine *engine, enum role side,
+			struct engine_result *out)
+{
+	struct position *pos = &engine->pos;
+	enum role other = role_other(side);
+	struct vcf vcf;
+	int idx;
+
+	idx = position_find_five(pos, side);
+	if (idx >= 0) {
+		result_set(out, idx, ENGINE_SCORE_WIN - 1, true);
+		return true;
+	}
+	idx = position_find_five(pos, other);
+	if (idx >= 0) {
+		int score = pos->count[other][THREAT_F5] >= 2 ?
+				    -(ENGINE_SCORE_WIN - 2) :
+				    0;
+
+		result_set(out, idx, score, true);
+		return true;
+	}
+	if (engine->level->root_vcf_nodes &&
+	    engine_run_vcf(engine, side, engine->level->root_vcf_nodes, &vcf)) {
+		result_set(out, vcf.line[0], ENGINE_SCORE_WIN - vcf.length,
+			   true);
+		return true;
+	}
+	if (engine->level->vct_depth &&
+	    engine_run_threats(engine, side, engine->level->root_vct_nodes,
+			       engine->level->vct_depth, &vcf)) {
+		result_set(out, vcf.line[0],
+			   ENGINE_SCORE_WIN - 2 * engine->level->vct_depth,
+			   true);
+		return true;
+	}
+	return false;
+}
+
+/* The empty cell nearest the centre (when no candidate is left). */
+static int nearest_empty(const struct position *pos)
+{
+	int best = -1, best_distance = INT_MAX, x, y;
+	int centre = pos->size / 2;
+
+	for (y = 0; y < pos->size; y++) {
+		for (x = 0; x < pos->size; x++) {
+			int idx = position_index(x, y);
+			int distance = abs(x - centre) + abs(y - centre);
+
+			if (pos->cell[idx] == POS_EMPTY &&
+			    distance < best_distance) {
+				best = idx;
+				best_distance = distance;
+			}
+		}
+	}
+	return best;
+}
+
+/* The medium and hard levels on engine->pos. */
+static void search_choose(struct engine *engine, enum role side,
+			  struct engine_result *out)
+{
+	struct root root_moves = { .side = side };
+	struct root *root = &root_moves;
+	int depth, best_score = 0;
+
+	if (root_forced(engine, side, out))
+		return;
+	root_generate(engine, root);
+	if (engine->level->root_vcf_nodes)
+		root_defend(engine, root);
+	if (!root->count) {
+		result_set(out, nearest_empty(&engine->pos), 0, false);
+		return;
+	}
+	result_set(out, root->moves[0], 0, false);
+	for (depth = 1; depth <= engine->level->max_depth; depth++) {
+		int best = root_search(engine, root, depth, &best_score);
+
+		if (best >= 0) {
+			root_promote(root, best);
+			result_set(out, root->moves[0], best_score, false);
+		}
+		if (engine->stopped)
+			break;
+		out->depth = depth;
+		if (best_score >= SCORE_WON || best_score <= -SCORE_WON ||
+		    root->count == 1)
+			break;
+	}
+}
+
+/* Whether every cell of board holds a role; counts the stones. */
+static bool board_valid(const struct board *board, int *stones)
+{
+	int i;
+
+	*stones = 0;
+	for (i = 0; i < board->size * board->size; i++) {
+		if (board->cells[i] > ROLE_BACK)
+			return false;
+		if (board->cells[i] != ROLE_NONE)
+			(*stones)++;
+	}
+	return true;
+}
+
+/* Loads board into engine->pos. */
+static void engine_load(struct engine *engine, const struct board *board,
+			enum rule rule)
+{
+	int x, y;
+
+	position_init(&engine->pos, board->size, rule);
+	for (y = 0; y < board->size; y++) {
+		for (x = 0; x < board->size; x++) {
+			enum role role = board_get(board, x, y);
+
+			if (role != ROLE_NONE)
+				position_play(&engine->pos,
+					      position_index(x, y), role);
+		}
+	}
+}
+
+/* Checks the arguments every entry point shares; counts the stones. */
+static int arguments_check(const struct board *board, enum role role,
+			   enum rule rule, int *stones)
+{
+	if (!board || board->size < BOARD_MIN_SIZE ||
+	    board->size > BOARD_MAX_SIZE)
+		return -EINVAL;
+	if (role != ROLE_FRONT && role != ROLE_BACK)
+		return -EINVAL;
+	if (rule != RULE_FREESTYLE && rule != RULE_STANDARD)
+		return -EINVAL;
+	if (!board_valid(board, stones))
+		return -EINVAL;
+	return 0;
+}
+
+/* Prepares engine for one call: salt, budget, clean ordering tables. */
+static void engine_start(struct engine *engine, enum engine_level level,
+			 const struct engine_limits *limits)
+{
+	static const struct engine_limits none;
+
+	if (!limits)
+		limits = &none;
+	engine->calls++;
+	engine->salt = mix64(engine->calls * 0x9e3779b97f4a7c15ull);
+	engine->level = &level_configs[level];
+	engine->nodes = 0;
+	engine->max_nodes = limits->max_nodes;
+	if (!limits->max_nodes && !limits->deadline_us)
+		engine->max_nodes = engine->level->default_nodes;
+	engine->now_us = limits->now_us;
+	engine->now_ctx = limits->now_ctx;
+	engine->deadline_us = limits->now_us ? limits->deadline_us : 0;
+	engine->stopped = false;
+	engine->jitter = mix64((uint64_t)limits->seed + 0x51ed270b27d4ull);
+	memset(engine->killers, 0xff, sizeof(engine->killers));
+	memset(engine->history, 0, sizeof(engine->history));
+}
+
+int engine_choose(struct engine *engine, const struct board *board,
+		  enum role to_move, enum rule rule, enum engine_level level,
+		  const struct engine_limits *limits, struct engine_result *out)
+{
+	int stones, err;
+
+	if (!engine || !out)
+		return -EINVAL;
+	err = arguments_check(board, to_move, rule, &stones);
+	if (err)
+		return err;
+	if (level != ENGINE_EASY && level != ENGINE_MEDIUM &&
+	    level != ENGINE_HARD)
+		return -EINVAL;
+	if (stones == board->size * board->size)
+		return -ENOSPC;
+
+	memset(out, 0, sizeof(*out));
+	if (!stones) {
+		out->x = board->size / 2;
+		out->y = board->size / 2;
+		return 0;
+	}
+	if (level == ENGINE_EASY) {
+		easy_choose(board, to_move, limits ? limits->seed : 0, out);
+		return 0;
+	}
+	engine_start(engine, level, limits);
+	engine_load(engine, board, rule);
+	search_choose(engine, to_move, out);
+	out->nodes = engine->nodes;
+	return 0;
+}
+
+/* ---- for tests and tools ---- */
+
+static enum engine_threat threat_public(enum threat threat)
+{
+	switch (threat) {
+	case THREAT_F5:
+		return ENGINE_THREAT_FIVE;
+	case THREAT_F4:
+		return ENGINE_THREAT_OPEN_FOUR;
+	case THREAT_43:
+		return ENGINE_THREAT_FOUR_THREE;
+	case THREAT_B4:
+		return ENGINE_THREAT_FOUR;
+	case THREAT_33:
+		return ENGINE_THREAT_DOUBLE_THREE;
+	case THREAT_F3:
+		return ENGINE_THREAT_OPEN_THREE;
+	case THREAT_B3:
+		return ENGINE_THREAT_THREE;
+	case THREAT_22:
+	case THREAT_F2:
+		return ENGINE_THREAT_TWO;
+	default:
+		return ENGINE_THREAT_NONE;
+	}
+}
+
+enum engine_threat engine_classify(const struct board *board, enum rule rule,
+				   enum role role, int x, int y)
+{
+	struct engine *engine;
+	enum engine_threat threat = ENGINE_THREAT_NONE;
+	int stones;
+
+	if (arguments_check(board, role, rule, &stones) ||
+	    !board_in_range(board, x, y) || board_get(board, x, y) != ROLE_NONE)
+		return ENGINE_THREAT_NONE;
+	engine = engine_new(TT_MIN_ENTRIES);
+	if (!engine)
+		return ENGINE_THREAT_NONE;
+	engine_load(engine, board, rule);
+	threat = threat_public(
+		(enum threat)engine->pos.threat[role][position_index(x, y)]);
+	engine_free(engine);
+	return threat;
+}
+
+int engine_evaluate(const struct board *board, enum role to_move,
+		    enum rule rule)
+{
+	struct engine *engine;
+	int stones, score;
+
+	if (arguments_check(board, to_move, rule, &stones))
+		return 0;
+	engine = engine_new(TT_MIN_ENTRIES);
+	if (!engine)
+		return 0;
+	engine_start(engine, ENGINE_HARD, NULL);
+	engine->jitter = 0;
+	engine_load(engine, board, rule);
+	score = engine->pos.total[to_move] -
+		engine->pos.total[role_other(to_move)];
+	engine_free(engine);
+	return score;
+}
+
+int engine_find_vcf(struct engine *engine, const struct board *board,
+		    enum role attacker, enum rule rule, uint64_t max_nodes,
+		    struct cell *moves, int max_moves)
+{
+	struct engine_limits limits = { .max_nodes = max_nodes };
+	struct vcf vcf;
+	int stones, err, i, written = 0;
+
+	if (!engine || (!moves && max_moves > 0))
+		return -EINVAL;
+	err = arguments_check(board, attacker, rule, &stones);
+	if (err)
+		return err;
+	if (!limits.max_nodes)
+		limits.max_nodes = 1000000;
+	engine_start(engine, ENGINE_HARD, &limits);
+	engine_load(engine, board, rule);
+	if (!engine_run_vcf(engine, attacker, limits.max_nodes, &vcf))
+		return 0;
+	for (i = 0; i < vcf.length; i += 2) {
+		if (written < max_moves) {
+			moves[written].x = position_x(vcf.line[i]);
+			moves[written].y = position_y(vcf.line[i]);
+		}
+		written++;
+	}
+	return written;
+}
+
+const char *engine_level_name(enum engine_level level)
+{
+	switch (level) {
+	case ENGINE_EASY:
+		return "easy";
+	case ENGINE_MEDIUM:
+		return "medium";
+	case ENGINE_HARD:
+		return "hard";
+	default:
+		return "";
+	}
+}
+
+int engine_level_parse(const char *name, enum engine_level *level)
+{
+	static const enum engine_level levels[] = { ENGINE_EASY, ENGINE_MEDIUM,
+						    ENGINE_HARD };
+	size_t i;
+
+	if (!name || !level)
+		return -EINVAL;
+	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		if (strcmp(name, engine_level_name(levels[i])) == 0) {
+			*level = levels[i];
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *engine_threat_name(enum engine_threat threat)
+{
+	switch (threat) {
+	case ENGINE_THREAT_FIVE:
+		return "five";
+	case ENGINE_THREAT_OPEN_FOUR:
+		return "open-four";
+	case ENGINE_THREAT_FOUR_THREE:
+		return "four-three";
+	case ENGINE_THREAT_FOUR:
+		return "four";
+	case ENGINE_THREAT_DOUBLE_THREE:
+		return "double-three";
+	case ENGINE_THREAT_OPEN_THREE:
+		return "open-three";
+	case ENGINE_THREAT_THREE:
+		return "three";
+	case ENGINE_THREAT_TWO:
+		return "two";
+	default:
+		return "none";
+	}
+}

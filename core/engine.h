@@ -1,0 +1,168 @@
+/*
+ * engine.h - the computer opponent: picks a move for one side of a board.
+ *
+ * Pure logic like the rest of core/: no I/O, no clock and no randomness of
+ * its own. Time comes in through struct engine_limits (a now() callback
+ * and a deadline), randomness through its seed.
+ *
+ * Three levels:
+ * - ENGINE_EASY: the old one-ply heuristic, kept exactly (see
+ *   engine_easy_score()); among equally scored cells a seeded choice.
+ * - ENGINE_MEDIUM: forced moves (win now, block a four), then a shallow
+ *   alpha-beta search (depth 2) over the pattern evaluation.
+ * - ENGINE_HARD: forced moves, a continuous-four (VCF) search for the side
+ *   to move and against the opponent's, then iterative-deepening PVS with
+ *   a Zobrist transposition table, killer and history ordering, threat
+ *   moves first, candidates within two cells of a stone.
+ *
+ * Determinism: the same board, side, rule, level, seed and node budget,
+ * with no deadline, give the same move, also on a reused struct engine
+ * (each call salts its transposition table keys, so entries of earlier
+ * calls never match). With a deadline the search stops once now() passes
+ * it and plays the best move of the deepest finished iteration.
+ *
+ * Threads: a struct engine is used by one thread at a time; distinct
+ * engines share nothing mutable (the pattern and Zobrist tables are built
+ * once, behind pthread_once, and only read afterwards).
+ */
+#ifndef GOMOKU_ENGINE_H
+#define GOMOKU_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "board.h"
+
+/* A score at or above this, from the mover's view, is a forced win. */
+#define ENGINE_SCORE_WIN 1000000
+
+/* Scores within this of ENGINE_SCORE_WIN are wins found by search. */
+#define ENGINE_SCORE_WIN_MARGIN 1000
+
+/* Transposition table entries engine_new() allocates for 0. */
+#define ENGINE_DEFAULT_TT_ENTRIES (1u << 18)
+
+/* Node budget of ENGINE_MEDIUM and ENGINE_HARD when none is given. */
+#define ENGINE_DEFAULT_NODES_MEDIUM 20000u
+#define ENGINE_DEFAULT_NODES_HARD 150000u
+
+/* How hard the computer plays. */
+enum engine_level {
+	ENGINE_EASY,   /* the old one-ply heuristic */
+	ENGINE_MEDIUM, /* forced moves and a depth-2 search */
+	ENGINE_HARD,   /* the full engine */
+};
+
+/*
+ * How much work one engine_choose() may do. Zero in a field means "no
+ * limit of this kind"; with neither nodes nor a deadline the level's
+ * default node budget applies. A NULL limits pointer means all zero.
+ */
+struct engine_limits {
+	uint64_t max_nodes;		/* positions searched, 0: default */
+	uint64_t (*now_us)(void *ctx);	/* the caller's clock, microseconds */
+	void *now_ctx;			/* passed to now_us */
+	uint64_t deadline_us;		/* stop once now_us() >= this; 0: none */
+	uint32_t seed;			/* varies play among equal moves */
+};
+
+/* The chosen move and how it was found. */
+struct engine_result {
+	int x;		/* column of the move */
+	int y;		/* row of the move */
+	int score;	/* from the mover's view; >= ENGINE_SCORE_WIN -
+			 * ENGINE_SCORE_WIN_MARGIN: a forced win */
+	int depth;	/* deepest finished search iteration (0: none) */
+	uint64_t nodes; /* positions visited, VCF included */
+	bool forced;	/* win now, block a four, or a VCF's first move */
+};
+
+/*
+ * What a move would make for a side, the strongest first. Used by the
+ * evaluation, and exposed for tests and hints.
+ */
+enum engine_threat {
+	ENGINE_THREAT_FIVE,	    /* wins: five (exactly five in standard) */
+	ENGINE_THREAT_OPEN_FOUR,    /* two ways to five: open or double four */
+	ENGINE_THREAT_FOUR_THREE,   /* a four and an open three */
+	ENGINE_THREAT_FOUR,	    /* one way to five */
+	ENGINE_THREAT_DOUBLE_THREE, /* two open threes */
+	ENGINE_THREAT_OPEN_THREE,   /* one move from an open four */
+	ENGINE_THREAT_THREE,	    /* one move from a four */
+	ENGINE_THREAT_TWO,	    /* one move from a three */
+	ENGINE_THREAT_NONE,	    /* less than that */
+};
+
+/* Opaque: one per thread that searches; holds the transposition table. */
+struct engine;
+
+/*
+ * Allocates an engine whose transposition table holds tt_entries entries
+ * (rounded down to a power of two, at least 1024; 0 means
+ * ENGINE_DEFAULT_TT_ENTRIES, 16 bytes each). NULL when out of memory.
+ * Free with engine_free().
+ */
+struct engine *engine_new(size_t tt_entries);
+
+/* Frees an engine from engine_new(); NULL is a no-op. */
+void engine_free(struct engine *engine);
+
+/*
+ * Chooses a move for to_move on board under rule. Fills *out and returns
+ * 0; -EINVAL for a bad argument (board size, a cell that is not a role,
+ * to_move not a side), -ENOSPC when the board is full. The board is not
+ * changed. On an empty board the move is the centre.
+ */
+int engine_choose(struct engine *engine, const struct board *board,
+		  enum role to_move, enum rule rule, enum engine_level level,
+		  const struct engine_limits *limits,
+		  struct engine_result *out);
+
+/*
+ * The easy level's score of the empty cell (x, y) for to_move: over every
+ * five-cell window on the board through (x, y), in the four directions, a
+ * window holding k >= 1 stones of one side and none of the other adds
+ * 220/420/2100/20000 (k = 1..4) when they are to_move's, 200/400/2000/10000
+ * when they are the opponent's. -1 for an occupied or off-board cell.
+ */
+int engine_easy_score(const struct board *board, enum role to_move, int x,
+		      int y);
+
+/*
+ * What role's stone at the empty cell (x, y) would make under rule.
+ * ENGINE_THREAT_NONE for an occupied or off-board cell.
+ */
+enum engine_threat engine_classify(const struct board *board, enum rule rule,
+				   enum role role, int x, int y);
+
+/*
+ * The static evaluation of board with to_move to play, from to_move's
+ * view: positive is good for to_move. No search.
+ */
+int engine_evaluate(const struct board *board, enum role to_move,
+		    enum rule rule);
+
+/*
+ * Looks for a VCF (victory by continuous fours) for attacker, who is to
+ * move: a line of fours, each forcing the one reply, ending in a five.
+ * Visits at most max_nodes positions (0: 1000000). Returns the number of
+ * attacker moves in the line found (the five included) and writes up to
+ * max_moves of them, in order, to moves (the defender's forced replies
+ * between them are not written); 0 when none was found; a negative code
+ * for bad arguments.
+ */
+int engine_find_vcf(struct engine *engine, const struct board *board,
+		    enum role attacker, enum rule rule, uint64_t max_nodes,
+		    struct cell *moves, int max_moves);
+
+/* "easy", "medium" or "hard". */
+const char *engine_level_name(enum engine_level level);
+
+/* 0 and *level set for "easy", "medium" or "hard"; -EINVAL otherwise. */
+int engine_level_parse(const char *name, enum engine_level *level);
+
+/* The name of a threat: "five", "open-four", … for tests and logs. */
+const char *engine_threat_name(enum engine_threat threat);
+
+#endif

@@ -1,0 +1,176 @@
+/*
+ * engine_position.h - the engine's own board: stones on a padded grid,
+ * with the line patterns of every empty cell kept up to date move by move.
+ *
+ * Internal to the engine (engine.c, engine_vcf.c); not an API for the rest
+ * of the server. A struct position is a plain value (about 50 KB): embed
+ * it, position_init() it, then position_play() and position_undo() in
+ * strict stack order.
+ *
+ * For every empty cell and each side, four line patterns (one per
+ * direction) say what a stone of that side there would make: a five, an
+ * open four, a four, an open three, … (enum pattern). They come from a
+ * table indexed by the ten cells around it on the line, built once per
+ * rule. Combined over the four directions they give the cell's threat
+ * (enum threat) and value; per side, the sum of the values over the empty
+ * cells and the count of cells of each threat are kept as totals, so the
+ * evaluation and the forced-move tests cost O(1).
+ */
+#ifndef GOMOKU_ENGINE_POSITION_H
+#define GOMOKU_ENGINE_POSITION_H
+
+#include <stdint.h>
+
+#include "board.h"
+
+/* Wall cells around the board: a line reads five cells each way. */
+#define POS_PAD 5
+#define POS_STRIDE (BOARD_MAX_SIZE + 2 * POS_PAD)
+#define POS_CELLS (POS_STRIDE * POS_STRIDE)
+
+/* The content of a grid cell: enum role values, and the wall. */
+#define POS_EMPTY 0
+#define POS_WALL 3
+
+/*
+ * What a stone would make on one line, weakest first: "F" is open (two
+ * ways on), "B" blocked (one way on). F5 is a five (exactly five under
+ * the standard rule: an overline is not one).
+ */
+enum pattern {
+	PAT_NONE, /* no five can ever pass through here on this line */
+	PAT_B1,
+	PAT_F1,
+	PAT_B2,
+	PAT_F2, /* an open two: one move from an open three */
+	PAT_B3, /* a three: one move from a four */
+	PAT_F3, /* an open three: one move from an open four */
+	PAT_B4, /* a four: one way to five */
+	PAT_F4, /* an open four: two ways to five on this line */
+	PAT_F5, /* a five */
+	PAT_COUNT,
+};
+
+/*
+ * What a stone would make over the four lines through a cell. Ordered so
+ * that "threat >= THREAT_B4" means "makes a four or better" and
+ * "threat >= THREAT_F4" means "makes two ways to five".
+ */
+enum threat {
+	THREAT_NONE,
+	THREAT_LOW, /* ones and blocked twos */
+	THREAT_F2,  /* one open two */
+	THREAT_22,  /* two open twos */
+	THREAT_B3,  /* a three (maybe with twos) */
+	THREAT_F3,  /* one open three */
+	THREAT_33,  /* two open threes */
+	THREAT_B4,  /* one four */
+	THREAT_43,  /* a four and an open three */
+	THREAT_F4,  /* an open four or two fours */
+	THREAT_F5,  /* a five */
+	THREAT_COUNT,
+};
+
+/* One of these per search: the stones and their patterns. */
+struct position {
+	int size;			 /* board size N */
+	enum rule rule;			 /* how fives are judged */
+	const uint8_t *patterns;	 /* the rule's table: code -> front
+					  * pattern | back pattern << 4 */
+	unsigned pattern_shift;		 /* code >> shift & mask: its index */
+	uint32_t pattern_mask;
+	uint8_t cell[POS_CELLS];	 /* POS_EMPTY, a role, or POS_WALL */
+	uint32_t code[POS_CELLS][4];	 /* per direction: the ten cells around,
+					  * two bits each */
+	uint8_t pat[POS_CELLS][4];	 /* per direction: front | back << 4 */
+	int16_t combined[3][POS_CELLS];	 /* per role: the four patterns as
+					  * one base-10 number */
+	uint8_t threat[3][POS_CELLS];	 /* per role: enum threat */
+	int16_t value[3][POS_CELLS];	 /* per role: the cell's worth */
+	uint8_t near[POS_CELLS];	 /* stones within two cells */
+	int32_t total[3];		 /* per role: sum of value over empties */
+	int16_t count[3][THREAT_COUNT];	 /* per role: empties of each threat */
+	uint64_t key;			 /* Zobrist key of the stones */
+	int stones;			 /* stones on the board */
+	int min_x, max_x, min_y, max_y;	 /* bounding box of the stones */
+	int16_t moves[BOARD_MAX_CELLS];	 /* played cells, for undo */
+	int16_t boxes[BOARD_MAX_CELLS][4]; /* bounding box before each */
+};
+
+/* The grid step of each direction: across, down, and both diagonals. */
+extern const int position_steps[4];
+
+/*
+ * Empties pos for a size x size board under rule (size already checked).
+ * Builds the shared tables on first use.
+ */
+void position_init(struct position *pos, int size, enum rule rule);
+
+/* The grid index of board cell (x, y). */
+static inline int position_index(int x, int y)
+{
+	return (y + POS_PAD) * POS_STRIDE + x + POS_PAD;
+}
+
+/* The board column and row of grid index idx. */
+static inline int position_x(int idx)
+{
+	return idx % POS_STRIDE - POS_PAD;
+}
+
+static inline int position_y(int idx)
+{
+	return idx / POS_STRIDE - POS_PAD;
+}
+
+/* Puts role's stone on the empty grid cell idx. */
+void position_play(struct position *pos, int idx, enum role role);
+
+/* Takes back the last stone played. */
+void position_undo(struct position *pos);
+
+/* The table entry of a line code: both sides' patterns. */
+static inline uint8_t position_lookup(const struct position *pos,
+				      uint32_t code)
+{
+	return pos->patterns[(code >> pos->pattern_shift) & pos->pattern_mask];
+}
+
+/* The pattern role would make at idx in direction dir. */
+static inline enum pattern position_pattern(const struct position *pos,
+					    int idx, int dir, enum role role)
+{
+	uint8_t both = pos->pat[idx][dir];
+
+	return (enum pattern)(role == ROLE_FRONT ? both & 15 : both >> 4);
+}
+
+/*
+ * Writes the empty cells within two of a stone (the search's candidates)
+ * to cells, in board order; returns how many.
+ */
+int position_candidates(const struct position *pos, int16_t *cells);
+
+/*
+ * Writes up to max of the empty cells where role's threat is at least min
+ * (any empty cell within two of a stone) to cells; returns how many.
+ */
+int position_find(const struct position *pos, enum role role,
+		  enum threat min, int16_t *cells, int max);
+
+/* The first empty cell where role makes a five, or -1. */
+int position_find_five(const struct position *pos, enum role role);
+
+/* Cells where role makes a four or better (B4 and up). */
+static inline int position_fours(const struct position *pos, enum role role)
+{
+	const int16_t *count = pos->count[role];
+
+	return count[THREAT_B4] + count[THREAT_43] + count[THREAT_F4] +
+	       count[THREAT_F5];
+}
+
+/* The Zobrist key of role's stone at idx, and of the side to move. */
+uint64_t position_zobrist(int idx, enum role role);
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * report.h - the figures of one load generator run, as a table or JSON.
+ *
+ * loadgen.c fills one struct report at the end of a run; report.c only
+ * formats it: one human-readable table, or one JSON object on one line
+ * whose keys are unique, so scripts can compare runs between commits.
+ */
+#ifndef LOAD_REPORT_H
+#define LOAD_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TALLY_MAX 32	  /* distinct names a tally keeps */
+#define TALLY_NAME_MAX 32 /* longest name kept, with its NUL */
+
+/* One named count. */
+struct tally_entry {
+	char name[TALLY_NAME_MAX]; /* "not_your_turn", "1001", ... */
+	uint64_t count;		   /* times seen */
+};
+
+/* Counts by name, e.g. errors by code; names past TALLY_MAX go to other. */
+struct tally {
+	struct tally_entry entries[TALLY_MAX]; /* in first-seen order */
+	unsigned int used;		       /* entries in use */
+	uint64_t other;			       /* counts of names that did
+						* not fit */
+};
+
+/* Adds count to name's entry, making one if needed. */
+void tally_add(struct tally *tally, const char *name, uint64_t count);
+
+/* The sum of every count. */
+uint64_t tally_total(const struct tally *tally);
+
+/* One of these per run. */
+struct report {
+	const char *label;	  /* --label, the scenario's name */
+	const char *mode;	  /* "play", "idle" or "churn" */
+	const char *updates;	  /* "move" (compact) or "full" */
+	const char *target;	  /* "HOST:PORT" */
+	long connections;	  /* asked for (play, idle) */
+	double move_rate;	  /* moves per second per room; 0: flat out */
+	double churn_rate;	  /* new connections per second (churn) */
+	double window_s;	  /* length of the measured window */
+	long held;		  /* most connections open at once */
+	long open_at_end;	  /* open when the window closed */
+	long matched_at_end;	  /* ... of them matched */
+	uint64_t attempted;	  /* connections started, whole run */
+	uint64_t opened;	  /* ... that completed the upgrade */
+	uint64_t failed;	  /* ... that did not */
+	uint64_t closed;	  /* opened connections that have closed */
+	uint64_t matches;	  /* rooms made in the window */
+	double matches_per_s;	  /* ... per second */
+	uint64_t moves_sent;	  /* moves sent in the window */
+	uint64_t moves_accepted;  /* own moves the server echoed back */
+	double moves_per_s;	  /* accepted per second */
+	uint64_t games_won;	  /* `winner` naming the receiver */
+	uint64_t boards_full;	  /* `board` with `content`, whole run */
+	uint64_t boards_compact;  /* ... without: updates=move honoured */
+	uint64_t latency_samples; /* moves timed in the window */
+	uint64_t latency_us[4];	  /* p50, p99, p99.9, max */
+	double latency_mean_us;	  /* mean */
+	uint64_t match_samples;	  /* connections matched in the window */
+	uint64_t match_us[3];	  /* connect -> `role`: p50, p99, max */
+	struct tally errors;	  /* `error` messages by code */
+	struct tally closes;	  /* closes we did not ask for */
+	struct tally connect_errors; /* failed connections by cause */
+	bool server;		     /* the server_* figures are valid */
+	long server_pid;	     /* --server-pid */
+	double server_cpu_s;	     /* CPU seconds in the window */
+	double server_cpu_pct;	     /* ... as a share of one core */
+	double server_wait_s;	     /* runnable but waiting for a CPU */
+	double cpu_s_per_100k_moves; /* server CPU per 100k moves */
+	double moves_per_cpu_s;	     /* accepted moves per CPU second */
+	long rss_empty_kib;	     /* before the first connection */
+	long rss_start_kib;	     /* when the window opened */
+	long rss_end_kib;	     /* when it closed */
+	long rss_after_kib;	     /* after every client left (churn) */
+	long rss_peak_kib;	     /* VmHWM at the end */
+	double rss_per_conn_kib;     /* (end - empty) / held, idle */
+	long fds_empty, fds_start;   /* open fds: before, window start */
+	long fds_end, fds_after;     /* window end, after (churn) */
+	double client_cpu_s;	     /* this tool's CPU in the window */
+	double client_wait_s;	     /* ... waiting for a CPU while runnable */
+};
+
+/* Prints the human-readable table. */
+void report_print_table(const struct report *report, FILE *out);
+
+/* Prints one JSON object and a newline. */
+void report_print_json(const struct report *report, FILE *out);
+
+#endif
