@@ -4,9 +4,9 @@
  *
  * The search, from the root down:
  * 1. forced moves: a five of our own; the block of the opponent's four;
- *    (hard) the first move of our VCF;
- * 2. (hard) when the opponent has a VCF if we pass, only the moves after
- *    which he has none (cells of his line, or fours of ours) are searched;
+ *    (hard) the first move of our VCF, else of our VCT (engine_vcf.c);
+ * 2. (hard) when the opponent has a VCF (else a VCT) if we pass, only the
+ *    moves after which he has none are searched;
  * 3. iterative deepening over a principal-variation search with a
  *    transposition table, killer moves and a history table. Every node
  *    first settles the forced cases (a five to play, a four to block, an
@@ -26,36 +26,6 @@
 #include "engine_position.h"
 #include "engine_vcf.h"
 
-#ifndef T_WIDTH
-#define T_WIDTH 12
-#endif
-#ifndef T_LEAFVCF
-#define T_LEAFVCF 40
-#endif
-#ifndef T_VCTDEPTH
-#define T_VCTDEPTH 5
-#endif
-#ifndef T_VCTNODES
-#define T_VCTNODES 6000
-#endif
-#ifndef T_VCTDEF
-#define T_VCTDEF 400
-#endif
-#ifndef T_OWN
-#define T_OWN 16
-#endif
-#ifndef T_OTHER
-#define T_OTHER 16
-#endif
-#ifndef T_RA
-#define T_RA 4
-#endif
-#ifndef T_RD
-#define T_RD 3
-#endif
-#ifndef T_LMR
-#define T_LMR 1
-#endif
 #define SEARCH_MAX_PLY 64
 #define SCORE_INFINITE (ENGINE_SCORE_WIN + 1)
 #define SCORE_WON (ENGINE_SCORE_WIN - ENGINE_SCORE_WIN_MARGIN)
@@ -102,38 +72,39 @@ static const struct level_config level_configs[] = {
 	},
 	[ENGINE_HARD] = {
 		.max_depth = 24,
-		.width = T_WIDTH,
+		.width = 12,
 		.root_width = 32,
 		.default_nodes = ENGINE_DEFAULT_NODES_HARD,
 		.root_vcf_nodes = 20000,
 		.defence_nodes = 1500,
-		.leaf_vcf_nodes = T_LEAFVCF,
-		.vct_depth = T_VCTDEPTH,
-		.root_vct_nodes = T_VCTNODES,
-		.defence_vct_nodes = T_VCTDEF,
+		.leaf_vcf_nodes = 40,
+		.vct_depth = 5,
+		.root_vct_nodes = 6000,
+		.defence_vct_nodes = 400,
 	},
 };
 
 /* One per searching thread: the tables and the state of one search. */
 struct engine {
-	struct tt_entry *tt;		  /* transposition table */
-	size_t tt_mask;			  /* its entries, minus one */
-	uint64_t *vcf_failed;		  /* the VCF solver's failed set */
-	uint64_t calls;			  /* engine_choose() calls so far */
-	uint64_t salt;			  /* this call's key salt */
-	const struct level_config *level; /* this call's level */
-	uint64_t nodes;			  /* visited in this call */
-	uint64_t max_nodes;		  /* budget; 0: none */
-	uint64_t (*now_us)(void *ctx);	  /* the caller's clock */
-	void *now_ctx;			  /* passed to now_us */
-	uint64_t deadline_us;		  /* 0: none */
-	bool stopped;			  /* budget or deadline ran out */
-	uint64_t jitter;		  /* from the seed */
-	int16_t killers[SEARCH_MAX_PLY][2]; /* quiet moves that cut off */
-	int32_t history[3][POS_CELLS];	    /* per side: cut-off credit */
+	struct tt_entry *tt;		    /* transposition table */
+	size_t tt_mask;			    /* its entries, minus one */
+	uint64_t *vcf_failed;		    /* the VCF solver's failed set */
+	uint64_t calls;			    /* engine_choose() calls so far */
+	uint64_t salt;			    /* this call's key salt */
+	const struct level_config *level;   /* this call's level */
+	uint64_t nodes;			    /* visited in this call */
+	uint64_t max_nodes;		    /* budget; 0: none */
+	uint64_t (*now_us)(void *ctx);	    /* the caller's clock */
+	void *now_ctx;			    /* passed to now_us */
+	uint64_t deadline_us;		    /* 0: none */
+	uint64_t next_check;		    /* read the clock at these nodes */
+	bool stopped;			    /* budget or deadline ran out */
+	uint64_t jitter;		    /* from the seed */
+	int16_t killers[SEARCH_MAX_PLY][2]; /* cut-off moves */
+	int32_t history[3][POS_CELLS];	    /* per side */
 	int16_t moves[SEARCH_MAX_PLY][BOARD_MAX_CELLS]; /* per ply */
 	int32_t ranks[SEARCH_MAX_PLY][BOARD_MAX_CELLS]; /* their order */
-	struct position pos;				/* the board searched */
+	struct position pos;				/* the board */
 };
 
 /* The Zobrist salt of the side to move. */
@@ -197,13 +168,14 @@ static const int easy_other[5] = { 0, 200, 400, 2000, 10000 };
 int engine_easy_score(const struct board *board, enum role to_move, int x,
 		      int y)
 {
-	static const int dirs[4][2] = { { 1, 0 }, { 0, 1 }, { 1, 1 },
+	static const int dirs[4][2] = { { 1, 0 },
+					{ 0, 1 },
+					{ 1, 1 },
 					{ 1, -1 } };
 	int score = 0;
 	int dir, start, i;
 
-	if (!board_in_range(board, x, y) ||
-	    board_get(board, x, y) != ROLE_NONE)
+	if (!board_in_range(board, x, y) || board_get(board, x, y) != ROLE_NONE)
 		return -1;
 	for (dir = 0; dir < 4; dir++) {
 		int dx = dirs[dir][0], dy = dirs[dir][1];
@@ -287,18 +259,23 @@ static void easy_choose(const struct board *board, enum role to_move,
 
 /* ---- budget ---- */
 
+/* Nodes between two readings of the clock. */
+#define CLOCK_INTERVAL 128
+
 /* Counts a node; true once the budget or the deadline has run out. */
 static bool search_tick(struct engine *engine)
 {
 	if (engine->stopped)
 		return true;
 	engine->nodes++;
-	if (engine->max_nodes && engine->nodes >= engine->max_nodes)
+	if (engine->max_nodes && engine->nodes >= engine->max_nodes) {
 		engine->stopped = true;
-	else if (engine->deadline_us && engine->now_us &&
-		 !(engine->nodes & 127) &&
-		 engine->now_us(engine->now_ctx) >= engine->deadline_us)
-		engine->stopped = true;
+	} else if (engine->deadline_us && engine->nodes >= engine->next_check) {
+		/* VCF probes add nodes in bursts: count from this reading. */
+		engine->next_check = engine->nodes + CLOCK_INTERVAL;
+		if (engine->now_us(engine->now_ctx) >= engine->deadline_us)
+			engine->stopped = true;
+	}
 	return engine->stopped;
 }
 
@@ -309,8 +286,7 @@ static bool search_tick(struct engine *engine)
  * line (VCF) or the first move (VCT) is in *vcf.
  */
 static bool engine_run_threats(struct engine *engine, enum role attacker,
-			       uint64_t budget, int vct_depth,
-			       struct vcf *vcf)
+			       uint64_t budget, int vct_depth, struct vcf *vcf)
 {
 	bool found;
 
@@ -352,15 +328,20 @@ static bool engine_run_vcf(struct engine *engine, enum role attacker,
 
 /* ---- evaluation and ordering ---- */
 
-/* The static evaluation, from side's view. */
+/*
+ * The static evaluation, from side's view: what side's stones could make
+ * on the empty cells, less three quarters of what the other's could (the
+ * side to move gets to use its chances first; weighing the two alike
+ * played more passively and lost more games in the benchmark), plus a
+ * few points of seeded noise to vary play among equal moves.
+ */
 static int evaluate(const struct engine *engine, enum role side)
 {
 	const struct position *pos = &engine->pos;
 	enum role other = role_other(side);
 	int jitter = (int)(mix64(pos->key ^ engine->jitter) & 7) - 3;
 
-	return (pos->total[side] * T_OWN - pos->total[other] * T_OTHER) / 16 +
-	       jitter;
+	return (pos->total[side] * 4 - pos->total[other] * 3) / 4 + jitter;
 }
 
 /* How promising idx looks for side: own gain and denial of the other's. */
@@ -371,8 +352,8 @@ static int32_t move_rank(const struct engine *engine, enum role side, int idx)
 
 	if (history > 1023)
 		history = 1023;
-	return (pos->value[side][idx] * T_RA +
-		pos->value[role_other(side)][idx] * T_RD) *
+	return (pos->value[side][idx] * 4 +
+		pos->value[role_other(side)][idx] * 3) *
 		       1024 +
 	       history;
 }
@@ -383,8 +364,8 @@ static int32_t move_rank(const struct engine *engine, enum role side, int idx)
  * our fours and his four cells (every one of them: a block is among
  * them); else the width best candidates. Returns how many.
  */
-static int generate(struct engine *engine, enum role side, int ply,
-		    int tt_move, int width)
+static int generate(struct engine *engine, enum role side, int ply, int tt_move,
+		    int width)
 {
 	const struct position *pos = &engine->pos;
 	enum role other = role_other(side);
@@ -458,8 +439,8 @@ static int score_from_tt(int score, int ply)
  * call with the same position would see, and never an earlier call's
  * entries: the same inputs give the same move on a reused engine.
  */
-static void tt_store(struct engine *engine, uint64_t key, int depth,
-		     int score, int bound, int move, int ply)
+static void tt_store(struct engine *engine, uint64_t key, int depth, int score,
+		     int bound, int move, int ply)
 {
 	struct tt_entry *entry = &engine->tt[key & engine->tt_mask];
 	uint64_t salted = key ^ engine->salt;
@@ -484,8 +465,8 @@ static const struct tt_entry *tt_probe(const struct engine *engine,
 
 /* ---- search ---- */
 
-static int search(struct engine *engine, enum role side, int depth,
-		  int alpha, int beta, int ply);
+static int search(struct engine *engine, enum role side, int depth, int alpha,
+		  int beta, int ply);
 
 /*
  * The cases every node settles before searching: a five to play, two
@@ -552,8 +533,8 @@ static int search_leaf(struct engine *engine, enum role side, int ply)
 }
 
 /* Negamax principal-variation search; scores from side's view. */
-static int search(struct engine *engine, enum role side, int depth,
-		  int alpha, int beta, int ply)
+static int search(struct engine *engine, enum role side, int depth, int alpha,
+		  int beta, int ply)
 {
 	struct position *pos = &engine->pos;
 	enum role other = role_other(side);
@@ -589,7 +570,7 @@ static int search(struct engine *engine, enum role side, int depth,
 		int move = moves[i];
 		bool quiet = pos->threat[side][move] < THREAT_F3 &&
 			     pos->threat[other][move] < THREAT_F3;
-		int reduce = T_LMR && depth >= 3 && i >= 4 && quiet ? 1 : 0;
+		int reduce = depth >= 3 && i >= 4 && quiet ? 1 : 0;
 
 		if (search_tick(engine))
 			return 0;
@@ -601,8 +582,8 @@ static int search(struct engine *engine, enum role side, int depth,
 			score = -search(engine, other, depth - 1 - reduce,
 					-alpha - 1, -alpha, ply + 1);
 			if (score > alpha && (reduce || score < beta))
-				score = -search(engine, other, depth - 1,
-						-beta, -alpha, ply + 1);
+				score = -search(engine, other, depth - 1, -beta,
+						-alpha, ply + 1);
 		}
 		position_undo(pos);
 		if (engine->stopped)
@@ -620,7 +601,7 @@ static int search(struct engine *engine, enum role side, int depth,
 		}
 	}
 	tt_store(engine, key, depth, best,
-		 best >= beta	    ? TT_LOWER :
+		 best >= beta	  ? TT_LOWER :
 		 best <= alpha_in ? TT_UPPER :
 				    TT_EXACT,
 		 best_move, ply);
@@ -710,7 +691,8 @@ static void root_defend(struct engine *engine, struct root *root)
 /* Fills the root's moves: candidates, threats first, best-ranked first. */
 static void root_generate(struct engine *engine, struct root *root)
 {
-	int count = generate(engine, root->side, 0, -1, engine->level->root_width);
+	int count =
+		generate(engine, root->side, 0, -1, engine->level->root_width);
 	int i;
 
 	root->count = 0;
@@ -741,8 +723,8 @@ static int root_search(struct engine *engine, struct root *root, int depth,
 			score = -search(engine, other, depth - 1, -alpha - 1,
 					-alpha, 1);
 			if (score > alpha && !engine->stopped)
-				score = -search(engine, other, depth - 1,
-						-beta, -alpha, 1);
+				score = -search(engine, other, depth - 1, -beta,
+						-alpha, 1);
 		}
 		position_undo(pos);
 		if (engine->stopped)
@@ -938,6 +920,7 @@ static void engine_start(struct engine *engine, enum engine_level level,
 	engine->now_us = limits->now_us;
 	engine->now_ctx = limits->now_ctx;
 	engine->deadline_us = limits->now_us ? limits->deadline_us : 0;
+	engine->next_check = CLOCK_INTERVAL;
 	engine->stopped = false;
 	engine->jitter = mix64((uint64_t)limits->seed + 0x51ed270b27d4ull);
 	memset(engine->killers, 0xff, sizeof(engine->killers));

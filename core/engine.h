@@ -10,16 +10,20 @@
  *   engine_easy_score()); among equally scored cells a seeded choice.
  * - ENGINE_MEDIUM: forced moves (win now, block a four), then a shallow
  *   alpha-beta search (depth 2) over the pattern evaluation.
- * - ENGINE_HARD: forced moves, a continuous-four (VCF) search for the side
- *   to move and against the opponent's, then iterative-deepening PVS with
- *   a Zobrist transposition table, killer and history ordering, threat
- *   moves first, candidates within two cells of a stone.
+ * - ENGINE_HARD: forced moves; a search for a win by continuous fours (VCF)
+ *   and then by fours and open threes (VCT) for the side to move; the same
+ *   for the opponent, keeping only the moves that stop his; then
+ *   iterative-deepening PVS with a Zobrist transposition table, killer
+ *   and history ordering, threat moves first, candidates within two cells
+ *   of a stone, a short VCF probe at the leaves.
  *
  * Determinism: the same board, side, rule, level, seed and node budget,
- * with no deadline, give the same move, also on a reused struct engine
- * (each call salts its transposition table keys, so entries of earlier
- * calls never match). With a deadline the search stops once now() passes
- * it and plays the best move of the deepest finished iteration.
+ * with no deadline, give the same move on engines of the same table size,
+ * also on a reused struct engine (each call salts its transposition table
+ * keys, so entries of earlier calls never match). With a deadline the
+ * search stops once now() passes it and plays the best move of the
+ * deepest finished iteration (or a better one the unfinished iteration
+ * already proved).
  *
  * Threads: a struct engine is used by one thread at a time; distinct
  * engines share nothing mutable (the pattern and Zobrist tables are built
@@ -34,10 +38,13 @@
 
 #include "board.h"
 
-/* A score at or above this, from the mover's view, is a forced win. */
+/*
+ * Scores are from the mover's view. Within ENGINE_SCORE_WIN_MARGIN of
+ * ENGINE_SCORE_WIN: a forced win was found (the nearer, the sooner); as
+ * near -ENGINE_SCORE_WIN: a forced loss.
+ */
 #define ENGINE_SCORE_WIN 1000000
 
-/* Scores within this of ENGINE_SCORE_WIN are wins found by search. */
 #define ENGINE_SCORE_WIN_MARGIN 1000
 
 /* Transposition table entries engine_new() allocates for 0. */
@@ -45,7 +52,7 @@
 
 /* Node budget of ENGINE_MEDIUM and ENGINE_HARD when none is given. */
 #define ENGINE_DEFAULT_NODES_MEDIUM 20000u
-#define ENGINE_DEFAULT_NODES_HARD 150000u
+#define ENGINE_DEFAULT_NODES_HARD 60000u /* ~40 ms on one core */
 
 /* How hard the computer plays. */
 enum engine_level {
@@ -60,22 +67,21 @@ enum engine_level {
  * default node budget applies. A NULL limits pointer means all zero.
  */
 struct engine_limits {
-	uint64_t max_nodes;		/* positions searched, 0: default */
-	uint64_t (*now_us)(void *ctx);	/* the caller's clock, microseconds */
-	void *now_ctx;			/* passed to now_us */
-	uint64_t deadline_us;		/* stop once now_us() >= this; 0: none */
-	uint32_t seed;			/* varies play among equal moves */
+	uint64_t max_nodes;	       /* positions searched, 0: default */
+	uint64_t (*now_us)(void *ctx); /* the caller's clock, microseconds */
+	void *now_ctx;		       /* passed to now_us */
+	uint64_t deadline_us;	       /* stop once now_us() >= this; 0: none */
+	uint32_t seed;		       /* varies play among equal moves */
 };
 
 /* The chosen move and how it was found. */
 struct engine_result {
 	int x;		/* column of the move */
 	int y;		/* row of the move */
-	int score;	/* from the mover's view; >= ENGINE_SCORE_WIN -
-			 * ENGINE_SCORE_WIN_MARGIN: a forced win */
+	int score;	/* the mover's view; see ENGINE_SCORE_WIN */
 	int depth;	/* deepest finished search iteration (0: none) */
 	uint64_t nodes; /* positions visited, VCF included */
-	bool forced;	/* win now, block a four, or a VCF's first move */
+	bool forced;	/* win now, block a four, or start a VCF/VCT */
 };
 
 /*

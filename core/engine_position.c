@@ -35,56 +35,19 @@ enum line_cell {
 	LINE_BLOCKED, /* the other side's stone or the wall */
 };
 
-const int position_steps[4] = { 1, POS_STRIDE, POS_STRIDE + 1,
-				POS_STRIDE - 1 };
+const int position_steps[4] = { 1, POS_STRIDE, POS_STRIDE + 1, POS_STRIDE - 1 };
 
-#ifndef W_B1
-#define W_B1 1
-#endif
-#ifndef W_F1
-#define W_F1 2
-#endif
-#ifndef W_B2
-#define W_B2 4
-#endif
-#ifndef W_F2
-#define W_F2 10
-#endif
-#ifndef W_B3
-#define W_B3 10
-#endif
-#ifndef W_F3
-#define W_F3 28
-#endif
-#ifndef W_B4
-#define W_B4 28
-#endif
-#ifndef W_F4
-#define W_F4 80
-#endif
-#ifndef B_22
-#define B_22 12
-#endif
-#ifndef B_33
-#define B_33 140
-#endif
-#ifndef B_43
-#define B_43 320
-#endif
-#ifndef B_F4
-#define B_F4 500
-#endif
 /* What a stone is worth on one line, by the pattern it makes. */
 static const int16_t pattern_worth[PAT_COUNT] = {
-	[PAT_NONE] = 0, [PAT_B1] = W_B1,  [PAT_F1] = W_F1,  [PAT_B2] = W_B2,
-	[PAT_F2] = W_F2,	[PAT_B3] = W_B3, [PAT_F3] = W_F3, [PAT_B4] = W_B4,
-	[PAT_F4] = W_F4,	[PAT_F5] = 300,
+	[PAT_NONE] = 0, [PAT_B1] = 1,	[PAT_F1] = 2,  [PAT_B2] = 4,
+	[PAT_F2] = 10,	[PAT_B3] = 10,	[PAT_F3] = 28, [PAT_B4] = 28,
+	[PAT_F4] = 80,	[PAT_F5] = 300,
 };
 
 /* What a cell is worth on top of its lines, by its combined threat. */
 static const int16_t threat_bonus[THREAT_COUNT] = {
-	[THREAT_22] = B_22,  [THREAT_33] = B_33, [THREAT_43] = B_43,
-	[THREAT_F4] = B_F4, [THREAT_F5] = 1500,
+	[THREAT_22] = 12,  [THREAT_33] = 140,  [THREAT_43] = 320,
+	[THREAT_F4] = 500, [THREAT_F5] = 1500,
 };
 
 /* Per rule: code -> front pattern | back pattern << 4. */
@@ -170,8 +133,7 @@ static enum pattern pattern_weaken(enum pattern p)
  * of the centre can join a five through it; the two outer ones only tell
  * an exact five from an overline.
  */
-static enum pattern line_classify(uint8_t *line, enum rule rule,
-				  uint8_t *memo)
+static enum pattern line_classify(uint8_t *line, enum rule rule, uint8_t *memo)
 {
 	int index = line_index(line);
 	enum pattern best = PAT_NONE;
@@ -225,7 +187,7 @@ static enum line_cell code_cell(unsigned bits, unsigned own)
  */
 static void half_indices(int first, unsigned own, uint32_t *out)
 {
-	static const uint32_t powers[10] = { 1,	  3,	9,    27,    81,
+	static const uint32_t powers[10] = { 1,	  3,   9,    27,   81,
 					     243, 729, 2187, 6561, 19683 };
 	unsigned half, field;
 
@@ -247,8 +209,7 @@ static void patterns_build(enum rule rule)
 	static uint8_t memo[2][LINE_TERNARY];
 	uint8_t *table = rule == RULE_STANDARD ? standard_table :
 						 freestyle_table;
-	uint32_t codes = rule == RULE_STANDARD ? LINE_CODES :
-						 FREESTYLE_CODES;
+	uint32_t codes = rule == RULE_STANDARD ? LINE_CODES : FREESTYLE_CODES;
 	unsigned shift = rule == RULE_STANDARD ? 0 : 2;
 	uint8_t *rule_memo = memo[rule == RULE_STANDARD];
 	uint8_t line[LINE_CELLS];
@@ -468,8 +429,10 @@ void position_init(struct position *pos, int size, enum rule rule)
 
 				for (k = 1; k <= 5; k++) {
 					int step = position_steps[dir];
-					uint32_t before = pos->cell[idx - k * step];
-					uint32_t after = pos->cell[idx + k * step];
+					uint32_t before =
+						pos->cell[idx - k * step];
+					uint32_t after =
+						pos->cell[idx + k * step];
 
 					code |= before << (2 * (5 - k));
 					code |= after << (2 * (4 + k));
@@ -578,8 +541,8 @@ void position_undo(struct position *pos)
 }
 
 /* Clamps the bounding box grown by margin to the board. */
-static void box_grown(const struct position *pos, int margin, int *x0,
-		      int *x1, int *y0, int *y1)
+static void box_grown(const struct position *pos, int margin, int *x0, int *x1,
+		      int *y0, int *y1)
 {
 	*x0 = pos->min_x - margin < 0 ? 0 : pos->min_x - margin;
 	*y0 = pos->min_y - margin < 0 ? 0 : pos->min_y - margin;
@@ -608,8 +571,8 @@ int position_candidates(const struct position *pos, int16_t *cells)
 	return found;
 }
 
-int position_find(const struct position *pos, enum role role,
-		  enum threat min, int16_t *cells, int max)
+int position_find(const struct position *pos, enum role role, enum threat min,
+		  int16_t *cells, int max)
 {
 	int x0, x1, y0, y1, x, y;
 	int found = 0;

@@ -71,29 +71,30 @@ enum threat {
 	THREAT_COUNT,
 };
 
-/* One of these per search: the stones and their patterns. */
+/*
+ * One of these per search: the stones and their patterns. A cell's code
+ * in direction dir holds the ten cells around it on that line, two bits
+ * each; combined holds a side's four patterns as one base-10 number.
+ */
 struct position {
-	int size;			 /* board size N */
-	enum rule rule;			 /* how fives are judged */
-	const uint8_t *patterns;	 /* the rule's table: code -> front
-					  * pattern | back pattern << 4 */
-	unsigned pattern_shift;		 /* code >> shift & mask: its index */
-	uint32_t pattern_mask;
-	uint8_t cell[POS_CELLS];	 /* POS_EMPTY, a role, or POS_WALL */
-	uint32_t code[POS_CELLS][4];	 /* per direction: the ten cells around,
-					  * two bits each */
-	uint8_t pat[POS_CELLS][4];	 /* per direction: front | back << 4 */
-	int16_t combined[3][POS_CELLS];	 /* per role: the four patterns as
-					  * one base-10 number */
-	uint8_t threat[3][POS_CELLS];	 /* per role: enum threat */
-	int16_t value[3][POS_CELLS];	 /* per role: the cell's worth */
-	uint8_t near[POS_CELLS];	 /* stones within two cells */
-	int32_t total[3];		 /* per role: sum of value over empties */
-	int16_t count[3][THREAT_COUNT];	 /* per role: empties of each threat */
-	uint64_t key;			 /* Zobrist key of the stones */
-	int stones;			 /* stones on the board */
-	int min_x, max_x, min_y, max_y;	 /* bounding box of the stones */
-	int16_t moves[BOARD_MAX_CELLS];	 /* played cells, for undo */
+	int size;			   /* board size N */
+	enum rule rule;			   /* how fives are judged */
+	const uint8_t *patterns;	   /* code -> front | back << 4 */
+	unsigned pattern_shift;		   /* index: code >> shift & mask */
+	uint32_t pattern_mask;		   /* the table's size, minus one */
+	uint8_t cell[POS_CELLS];	   /* POS_EMPTY, a role, POS_WALL */
+	uint32_t code[POS_CELLS][4];	   /* per direction: the line code */
+	uint8_t pat[POS_CELLS][4];	   /* per direction: both patterns */
+	int16_t combined[3][POS_CELLS];	   /* per role: patterns, base 10 */
+	uint8_t threat[3][POS_CELLS];	   /* per role: enum threat */
+	int16_t value[3][POS_CELLS];	   /* per role: the cell's worth */
+	uint8_t near[POS_CELLS];	   /* stones within two cells */
+	int32_t total[3];		   /* per role: value over empties */
+	int16_t count[3][THREAT_COUNT];	   /* per role: empties per threat */
+	uint64_t key;			   /* Zobrist key of the stones */
+	int stones;			   /* stones on the board */
+	int min_x, max_x, min_y, max_y;	   /* bounding box of the stones */
+	int16_t moves[BOARD_MAX_CELLS];	   /* played cells, for undo */
 	int16_t boxes[BOARD_MAX_CELLS][4]; /* bounding box before each */
 };
 
@@ -130,15 +131,14 @@ void position_play(struct position *pos, int idx, enum role role);
 void position_undo(struct position *pos);
 
 /* The table entry of a line code: both sides' patterns. */
-static inline uint8_t position_lookup(const struct position *pos,
-				      uint32_t code)
+static inline uint8_t position_lookup(const struct position *pos, uint32_t code)
 {
 	return pos->patterns[(code >> pos->pattern_shift) & pos->pattern_mask];
 }
 
 /* The pattern role would make at idx in direction dir. */
-static inline enum pattern position_pattern(const struct position *pos,
-					    int idx, int dir, enum role role)
+static inline enum pattern position_pattern(const struct position *pos, int idx,
+					    int dir, enum role role)
 {
 	uint8_t both = pos->pat[idx][dir];
 
@@ -155,8 +155,8 @@ int position_candidates(const struct position *pos, int16_t *cells);
  * Writes up to max of the empty cells where role's threat is at least min
  * (any empty cell within two of a stone) to cells; returns how many.
  */
-int position_find(const struct position *pos, enum role role,
-		  enum threat min, int16_t *cells, int max);
+int position_find(const struct position *pos, enum role role, enum threat min,
+		  int16_t *cells, int max);
 
 /* The first empty cell where role makes a five, or -1. */
 int position_find_five(const struct position *pos, enum role role);

@@ -23,8 +23,8 @@ static const uint64_t vcf_side_salt[3] = { 0, 0x5bd1e9955bd1e995ull,
 
 /* One move of the attacker and how promising it looks. */
 struct vcf_move {
-	int16_t cell;	/* grid index */
-	int32_t rank;	/* larger first */
+	int16_t cell; /* grid index */
+	int32_t rank; /* larger first */
 };
 
 int vcf_five_near(const struct position *pos, int idx, enum role role)

@@ -15,7 +15,9 @@
 #include "engine_position.h"
 
 /* The longest line the solver follows: attacker moves. */
+#ifndef VCF_MAX_DEPTH
 #define VCF_MAX_DEPTH 60
+#endif
 
 /* One of these per VCF search: its budget and memory. */
 struct vcf {
@@ -27,7 +29,7 @@ struct vcf {
 	uint64_t max_nodes;	       /* stop after this many */
 	uint64_t (*now_us)(void *ctx); /* the caller's clock, or NULL */
 	void *now_ctx;		       /* passed to now_us */
-	uint64_t deadline_us;	       /* stop once now_us() passes it; 0: none */
+	uint64_t deadline_us;	       /* 0: none */
 	bool stopped;		       /* the budget or the deadline ran out */
 	int length;		       /* moves in line, once found */
 	int16_t line[2 * VCF_MAX_DEPTH + 1]; /* attacker, defender, …, five */

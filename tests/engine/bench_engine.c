@@ -27,18 +27,18 @@
 
 /* What the command line asks for. */
 struct bench_options {
-	int openings;		      /* each played twice */
-	uint32_t seed;		      /* of the openings and the engines */
-	int size;		      /* board size */
-	enum rule rule;		      /* freestyle or standard */
-	enum engine_level level;      /* the level measured */
-	enum engine_level against;    /* its opponent */
-	uint64_t nodes;		      /* node budget of the level measured */
-	uint64_t deadline_ms;	      /* its deadline per move; 0: none */
-	double min_win_rate;	      /* targets; negative: none */
-	double min_back_win_rate;     /* as back */
-	double max_p99_ms;	      /* wall p99 of its moves */
-	bool verbose;		      /* print every game */
+	int openings;		   /* each played twice */
+	uint32_t seed;		   /* of the openings and the engines */
+	int size;		   /* board size */
+	enum rule rule;		   /* freestyle or standard */
+	enum engine_level level;   /* the level measured */
+	enum engine_level against; /* its opponent */
+	uint64_t nodes;		   /* node budget of the level measured */
+	uint64_t deadline_ms;	   /* its deadline per move; 0: none */
+	double min_win_rate;	   /* targets; negative: none */
+	double min_back_win_rate;  /* as back */
+	double max_p99_ms;	   /* wall p99 of its moves */
+	bool verbose;		   /* print every game */
 };
 
 /* Wins, losses and draws of the measured level in one colour. */
@@ -56,6 +56,7 @@ struct bench_times {
 	size_t count;	 /* moves measured */
 	size_t capacity; /* allocated */
 	uint64_t nodes;	 /* over all moves */
+	int cut;	 /* moves that ran into the deadline */
 };
 
 /* A clock in microseconds, for the engine's deadline. */
@@ -93,14 +94,14 @@ static int times_add(struct bench_times *times, double wall, double cpu,
 {
 	if (times->count == times->capacity) {
 		size_t capacity = times->capacity ? times->capacity * 2 : 1024;
-		double *wall_ms = realloc(times->wall_ms,
-					  capacity * sizeof(*wall_ms));
+		double *wall_ms =
+			realloc(times->wall_ms, capacity * sizeof(*wall_ms));
 
 		if (!wall_ms)
 			return -ENOMEM;
 		times->wall_ms = wall_ms;
-		double *cpu_ms = realloc(times->cpu_ms,
-					 capacity * sizeof(*cpu_ms));
+		double *cpu_ms =
+			realloc(times->cpu_ms, capacity * sizeof(*cpu_ms));
 		if (!cpu_ms)
 			return -ENOMEM;
 		times->cpu_ms = cpu_ms;
@@ -180,11 +181,15 @@ static enum game_winner game_run(const struct bench_options *options,
 				    &limits, &result);
 		if (err)
 			return WINNER_NONE;
-		if (ours &&
-		    times_add(times, clock_ms(CLOCK_MONOTONIC) - wall,
-			      clock_ms(CLOCK_THREAD_CPUTIME_ID) - cpu,
-			      result.nodes))
-			return WINNER_NONE;
+		if (ours) {
+			wall = clock_ms(CLOCK_MONOTONIC) - wall;
+			cpu = clock_ms(CLOCK_THREAD_CPUTIME_ID) - cpu;
+			if (options->deadline_ms &&
+			    wall >= (double)options->deadline_ms)
+				times->cut++;
+			if (times_add(times, wall, cpu, result.nodes))
+				return WINNER_NONE;
+		}
 		if (game_play(&game, game.to_move, result.x, result.y) !=
 		    MOVE_OK) {
 			fprintf(stderr, "game %d: illegal move (%d, %d)\n",
@@ -357,9 +362,9 @@ int main(int argc, char **argv)
 		for (r = 0; r < 2; r++) {
 			struct bench_tally *tally =
 				roles[r] == ROLE_FRONT ? &front : &back;
-			enum game_winner winner =
-				game_run(&options, measured, opponent, index,
-					 roles[r], &times);
+			enum game_winner winner = game_run(&options, measured,
+							   opponent, index,
+							   roles[r], &times);
 			enum game_winner ours = roles[r] == ROLE_FRONT ?
 							WINNER_FRONT :
 							WINNER_BACK;
@@ -414,9 +419,11 @@ int main(int argc, char **argv)
 	       quantile(times.cpu_ms, times.count, 0.99),
 	       quantile(times.cpu_ms, times.count, 1.0),
 	       times.count ? cpu_total / (double)times.count : 0);
-	printf("\nmoves measured: %zu, nodes: %" PRIu64 ", nodes/s (cpu): %.0f\n",
+	printf("\nmoves measured: %zu, nodes: %" PRIu64
+	       ", nodes/s (cpu): %.0f, moves cut by the deadline: %d\n",
 	       times.count, times.nodes,
-	       cpu_total > 0 ? (double)times.nodes / (cpu_total / 1e3) : 0);
+	       cpu_total > 0 ? (double)times.nodes / (cpu_total / 1e3) : 0,
+	       times.cut);
 
 	if (failed) {
 		printf("FAIL: %d games ended on an engine error\n", failed);

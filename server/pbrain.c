@@ -1,0 +1,339 @@
+/*
+ * pbrain.c - pbrain-gomoku: the built-in engine (hard level) as a brain
+ * for the Gomocup / Piskvork protocol, so that it can play in Gomocup-style
+ * tournaments (piskvork, gomocup manager) and be measured against other
+ * engines.
+ *
+ * The manager writes one command a line on stdin; every answer is one line
+ * on stdout, flushed at once:
+ *
+ *   START n          OK, or ERROR for a size outside 5..25
+ *   RECTSTART w,h    like START n when w = h, else ERROR
+ *   RESTART          empties the board: OK
+ *   BEGIN            our first move, "x,y"
+ *   TURN x,y         the opponent's move; our answer "x,y"
+ *   PLAY x,y         play this move for us: "x,y"
+ *   BOARD            then "x,y,who" lines (1: ours, 2: the opponent's,
+ *                    3: a stone of a continuous game, counted as the
+ *                    opponent's) up to DONE; our move "x,y"
+ *   TAKEBACK x,y     removes that stone: OK
+ *   INFO key value   timeout_turn, timeout_match, time_left (ms),
+ *                    max_memory (bytes), rule (0 or 1: freestyle or
+ *                    exactly five; other bits are not supported, which a
+ *                    MESSAGE line says, and play goes on); no answer
+ *   ABOUT            name="gomoku-server", version=…, …
+ *   END              exits with status 0
+ *
+ * Unknown commands get "UNKNOWN …", malformed ones "ERROR …". Each move
+ * is searched until a deadline: the turn time (INFO timeout_turn, 1 s by
+ * default) less a safety margin, and at most a fifteenth of the match
+ * time left when the manager says how much that is.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "board.h"
+#include "engine.h"
+
+#ifndef GOMOKU_VERSION
+#define GOMOKU_VERSION "0"
+#endif
+
+#define BRAIN_LINE_MAX 1024
+#define BRAIN_DEFAULT_TURN_MS 1000
+#define BRAIN_MARGIN_MS 50	    /* kept back from every deadline */
+#define BRAIN_MIN_THINK_MS 10	    /* even when time is short */
+#define BRAIN_FAST_NODES 20000	    /* timeout_turn 0: "play at once" */
+#define BRAIN_TT_ENTRIES (1u << 20) /* 16 MB */
+#define BRAIN_TT_BYTES_PER_ENTRY 16u
+
+/* One of these per process: the game as the manager told it. */
+struct brain {
+	struct board board;    /* ROLE_FRONT: our stones; ROLE_BACK: his */
+	bool started;	       /* a START came */
+	enum rule rule;	       /* from INFO rule */
+	long timeout_turn_ms;  /* INFO timeout_turn; -1: not given */
+	long time_left_ms;     /* INFO time_left; -1: not given */
+	size_t tt_entries;     /* what the engine was made with */
+	struct engine *engine; /* hard level, one table for the game */
+};
+
+/* CLOCK_MONOTONIC in microseconds: the engine's clock. */
+static uint64_t brain_now_us(void *ctx)
+{
+	struct timespec ts;
+
+	(void)ctx;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* Writes one answer line and flushes it. */
+static void brain_say(const char *format, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static void brain_say(const char *format, ...)
+{
+	va_list args;
+
+	va_start(args, format);
+	vprintf(format, args);
+	va_end(args);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* Parses "x,y" (spaces allowed); 0, or -EINVAL. */
+static int parse_cell(const char *text, int *x, int *y)
+{
+	char *end;
+	long a, b;
+
+	a = strtol(text, &end, 10);
+	if (end == text)
+		return -EINVAL;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end != ',')
+		return -EINVAL;
+	text = end + 1;
+	b = strtol(text, &end, 10);
+	if (end == text || a < 0 || b < 0 || a > BOARD_MAX_SIZE ||
+	    b > BOARD_MAX_SIZE)
+		return -EINVAL;
+	*x = (int)a;
+	*y = (int)b;
+	return 0;
+}
+
+/* Whether (x, y) is an empty cell of the current board. */
+static bool brain_cell_free(const struct brain *brain, int x, int y)
+{
+	return board_in_range(&brain->board, x, y) &&
+	       board_get(&brain->board, x, y) == ROLE_NONE;
+}
+
+/* The search time of this move, in microseconds. */
+static uint64_t brain_think_us(const struct brain *brain)
+{
+	long turn = brain->timeout_turn_ms < 0 ? BRAIN_DEFAULT_TURN_MS :
+						 brain->timeout_turn_ms;
+	long think = turn - BRAIN_MARGIN_MS;
+
+	if (brain->time_left_ms >= 0 &&
+	    think > brain->time_left_ms / 15 - BRAIN_MARGIN_MS)
+		think = brain->time_left_ms / 15 - BRAIN_MARGIN_MS;
+	if (think < BRAIN_MIN_THINK_MS)
+		think = BRAIN_MIN_THINK_MS;
+	return (uint64_t)think * 1000u;
+}
+
+/* Chooses, plays and announces our move. */
+static void brain_move(struct brain *brain)
+{
+	struct engine_limits limits = { .now_us = brain_now_us };
+	struct engine_result result;
+	int err;
+
+	if (brain->timeout_turn_ms == 0)
+		limits.max_nodes = BRAIN_FAST_NODES;
+	else
+		limits.deadline_us = brain_now_us(NULL) + brain_think_us(brain);
+	err = engine_choose(brain->engine, &brain->board, ROLE_FRONT,
+			    brain->rule, ENGINE_HARD, &limits, &result);
+	if (err == -ENOSPC) {
+		brain_say("ERROR the board is full");
+		return;
+	}
+	if (err) {
+		brain_say("ERROR the engine refused the position (%d)", err);
+		return;
+	}
+	board_set(&brain->board, result.x, result.y, ROLE_FRONT);
+	brain_say("%d,%d", result.x, result.y);
+}
+
+/* START n / RECTSTART w,h: a new game on an n x n board. */
+static void brain_start(struct brain *brain, int size)
+{
+	if (size < BOARD_MIN_SIZE || size > BOARD_MAX_SIZE) {
+		brain_say("ERROR unsupported size %d: 5 to 25 only", size);
+		return;
+	}
+	board_init(&brain->board, size);
+	brain->started = true;
+	brain_say("OK");
+}
+
+/* INFO key value. */
+static void brain_info(struct brain *brain, const char *key, const char *value)
+{
+	long number = strtol(value, NULL, 10);
+
+	if (strcasecmp(key, "timeout_turn") == 0) {
+		brain->timeout_turn_ms = number < 0 ? -1 : number;
+	} else if (strcasecmp(key, "time_left") == 0) {
+		brain->time_left_ms = number < 0 ? -1 : number;
+	} else if (strcasecmp(key, "max_memory") == 0 && number > 0) {
+		/* Keep the table within a quarter of the allowance. */
+		size_t entries = BRAIN_TT_ENTRIES;
+		struct engine *engine;
+
+		while (entries > 1024 &&
+		       entries * BRAIN_TT_BYTES_PER_ENTRY > (size_t)number / 4)
+			entries /= 2;
+		if (entries == brain->tt_entries)
+			return;
+		engine = engine_new(entries);
+		if (!engine)
+			return;
+		engine_free(brain->engine);
+		brain->engine = engine;
+		brain->tt_entries = entries;
+	} else if (strcasecmp(key, "rule") == 0) {
+		brain->rule = number & 1 ? RULE_STANDARD : RULE_FREESTYLE;
+		if (number & ~3L)
+			brain_say("MESSAGE rule %ld is not supported (renju, "
+				  "caro): playing %s",
+				  number, rule_name(brain->rule));
+	}
+	/* timeout_match, game_type, evaluate, folder: nothing to do */
+}
+
+/* BOARD: reads "x,y,who" lines up to DONE, then moves. */
+static void brain_board(struct brain *brain)
+{
+	char line[BRAIN_LINE_MAX];
+	bool bad = false;
+
+	board_init(&brain->board, brain->board.size);
+	while (fgets(line, sizeof(line), stdin)) {
+		char *comma;
+		int x, y, who;
+
+		if (strncasecmp(line, "DONE", 4) == 0) {
+			if (bad)
+				brain_say("ERROR bad stone in BOARD");
+			else
+				brain_move(brain);
+			return;
+		}
+		comma = strrchr(line, ',');
+		if (!comma || parse_cell(line, &x, &y)) {
+			bad = true;
+			continue;
+		}
+		who = atoi(comma + 1);
+		if (!brain_cell_free(brain, x, y) || who < 1 || who > 3) {
+			bad = true;
+			continue;
+		}
+		board_set(&brain->board, x, y,
+			  who == 1 ? ROLE_FRONT : ROLE_BACK);
+	}
+	exit(0); /* the manager went away */
+}
+
+/* Handles one command line; returns false on END. */
+static bool brain_command(struct brain *brain, char *line)
+{
+	char *args;
+	int x, y;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	while (isspace((unsigned char)*line))
+		line++;
+	if (!*line)
+		return true;
+	args = line + strcspn(line, " \t");
+	if (*args)
+		*args++ = '\0';
+	while (isspace((unsigned char)*args))
+		args++;
+
+	if (strcasecmp(line, "END") == 0)
+		return false;
+	if (strcasecmp(line, "ABOUT") == 0) {
+		brain_say("name=\"gomoku-server\", version=\"%s\", "
+			  "author=\"the gomoku-server project\", "
+			  "country=\"n/a\"",
+			  GOMOKU_VERSION);
+	} else if (strcasecmp(line, "START") == 0) {
+		brain_start(brain, atoi(args));
+	} else if (strcasecmp(line, "RECTSTART") == 0) {
+		if (parse_cell(args, &x, &y) || x != y)
+			brain_say("ERROR rectangular boards are not supported");
+		else
+			brain_start(brain, x);
+	} else if (strcasecmp(line, "INFO") == 0) {
+		char *value = args + strcspn(args, " \t");
+
+		if (*value)
+			*value++ = '\0';
+		brain_info(brain, args, value);
+	} else if (!brain->started) {
+		brain_say("ERROR no START yet");
+	} else if (strcasecmp(line, "RESTART") == 0) {
+		board_init(&brain->board, brain->board.size);
+		brain_say("OK");
+	} else if (strcasecmp(line, "BEGIN") == 0) {
+		brain_move(brain);
+	} else if (strcasecmp(line, "TURN") == 0) {
+		if (parse_cell(args, &x, &y) || !brain_cell_free(brain, x, y)) {
+			brain_say("ERROR invalid move %s", args);
+			return true;
+		}
+		board_set(&brain->board, x, y, ROLE_BACK);
+		brain_move(brain);
+	} else if (strcasecmp(line, "PLAY") == 0) {
+		if (parse_cell(args, &x, &y) || !brain_cell_free(brain, x, y)) {
+			brain_say("ERROR invalid move %s", args);
+			return true;
+		}
+		board_set(&brain->board, x, y, ROLE_FRONT);
+		brain_say("%d,%d", x, y);
+	} else if (strcasecmp(line, "BOARD") == 0) {
+		brain_board(brain);
+	} else if (strcasecmp(line, "TAKEBACK") == 0) {
+		if (parse_cell(args, &x, &y) ||
+		    !board_in_range(&brain->board, x, y) ||
+		    board_get(&brain->board, x, y) == ROLE_NONE) {
+			brain_say("ERROR no stone at %s", args);
+			return true;
+		}
+		board_clear(&brain->board, x, y);
+		brain_say("OK");
+	} else {
+		brain_say("UNKNOWN command %s", line);
+	}
+	return true;
+}
+
+int main(void)
+{
+	struct brain brain = {
+		.rule = RULE_FREESTYLE,
+		.timeout_turn_ms = -1,
+		.time_left_ms = -1,
+		.tt_entries = BRAIN_TT_ENTRIES,
+	};
+	char line[BRAIN_LINE_MAX];
+
+	brain.engine = engine_new(BRAIN_TT_ENTRIES);
+	if (!brain.engine) {
+		fprintf(stderr, "pbrain-gomoku: out of memory\n");
+		return 1;
+	}
+	board_init(&brain.board, BOARD_DEFAULT_SIZE);
+	while (fgets(line, sizeof(line), stdin))
+		if (!brain_command(&brain, line))
+			break;
+	engine_free(brain.engine);
+	return 0;
+}

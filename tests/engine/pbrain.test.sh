@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# pbrain.test.sh - plays a scripted Piskvork (Gomocup) session with
+# pbrain-gomoku and checks every answer: OK where OK is due, moves that
+# are on the board and on empty cells, the forced moves of BOARD
+# positions, errors for what is not supported, and END exiting with 0.
+#
+#   tests/engine/pbrain.test.sh build/pbrain-gomoku
+set -euo pipefail
+
+brain=${1:?usage: pbrain.test.sh path/to/pbrain-gomoku}
+size=15
+failures=0
+declare -A stones=() # "x,y" -> 1 (ours) or 2 (the opponent's)
+
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+coproc BRAIN { exec "$brain"; }
+brain_pid=$BRAIN_PID
+
+send() {
+	printf '%s\n' "$1" >&"${BRAIN[1]}"
+}
+
+# receive WHAT: the next answer line, or a failure naming WHAT.
+receive() {
+	local line
+	if ! IFS= read -r -t 20 line <&"${BRAIN[0]}"; then
+		echo "FAIL: no answer to $1" >&2
+		kill "$brain_pid" 2>/dev/null || true
+		exit 1
+	fi
+	printf '%s' "${line%$'\r'}"
+}
+
+expect_answer() { # COMMAND EXPECTED
+	local answer
+	send "$1"
+	answer=$(receive "$1")
+	[ "$answer" = "$2" ] || fail "$1: expected '$2', got '$answer'"
+}
+
+# expect_move COMMAND [ALLOWED...]: the answer is a legal move (one of
+# ALLOWED when given); it is recorded as ours.
+expect_move() {
+	local command=$1 answer x y
+	shift
+	send "$command"
+	answer=$(receive "$command")
+	if ! [[ $answer =~ ^([0-9]+),([0-9]+)$ ]]; then
+		fail "$command: expected a move, got '$answer'"
+		return
+	fi
+	x=${BASH_REMATCH[1]}
+	y=${BASH_REMATCH[2]}
+	if ((x >= size || y >= size)); then
+		fail "$command: $answer is off the board"
+	elif [ -n "${stones[$x,$y]:-}" ]; then
+		fail "$command: $answer is occupied"
+	elif (($# > 0)) && ! [[ " $* " == *" $answer "* ]]; then
+		fail "$command: expected one of $*, got $answer"
+	else
+		echo "ok: $command -> $answer"
+	fi
+	stones[$x,$y]=1
+}
+
+# board_command LINES...: a BOARD command with its stones, then DONE.
+board_command() {
+	local line
+	stones=()
+	send BOARD
+	for line in "$@"; do
+		send "$line"
+		IFS=, read -r x y who <<<"$line"
+		stones[$x,$y]=$who
+	done
+}
+
+expect_answer "START $size" OK
+send "INFO timeout_turn 300"
+send "INFO timeout_match 100000"
+send "INFO max_memory 83886080"
+send "INFO rule 0"
+send ABOUT
+about=$(receive ABOUT)
+[[ $about == 'name="gomoku-server"'* ]] || fail "ABOUT: got '$about'"
+
+# A short game: BEGIN takes the centre, then our answers must be legal.
+expect_move BEGIN 7,7
+for opponent in 8,8 6,8 8,6 9,9 5,9 10,10; do
+	if [ -n "${stones[$opponent]:-}" ]; then
+		continue
+	fi
+	stones[$opponent]=2
+	expect_move "TURN $opponent"
+done
+
+expect_answer RESTART OK
+stones=()
+
+# BOARD: our four on row 7 -> the five, at either end.
+board_command 3,7,1 4,7,1 5,7,1 6,7,1 3,8,2 4,8,2 5,8,2 9,9,2
+expect_move DONE 2,7 7,7
+
+# BOARD: the opponent's four, blocked on the left -> the block.
+board_command 2,3,1 3,3,2 4,3,2 5,3,2 6,3,2 10,10,1 12,12,1
+expect_move DONE 7,3
+expect_answer "TAKEBACK 7,3" OK
+
+# The standard rule (exactly five): our (5,7) would be six in a row, no
+# win; the opponent's four must be blocked instead.
+send "INFO rule 1"
+board_command 2,7,1 3,7,1 4,7,1 6,7,1 7,7,1 1,10,1 2,10,2 3,10,2 4,10,2 \
+	5,10,2
+expect_move DONE 6,10
+send "INFO rule 0"
+
+# What is not supported.
+send "INFO rule 4"
+message=$(receive "INFO rule 4")
+[[ $message == MESSAGE* ]] || fail "INFO rule 4: expected a MESSAGE, got '$message'"
+send "START 30"
+answer=$(receive "START 30")
+[[ $answer == ERROR* ]] || fail "START 30: expected ERROR, got '$answer'"
+send "FROBNICATE"
+answer=$(receive FROBNICATE)
+[[ $answer == UNKNOWN* ]] || fail "FROBNICATE: expected UNKNOWN, got '$answer'"
+
+send END
+status=0
+wait "$brain_pid" || status=$?
+[ "$status" -eq 0 ] || fail "END: exit status $status"
+
+if ((failures)); then
+	echo "pbrain: $failures failure(s)"
+	exit 1
+fi
+echo "pbrain: all checks passed"
