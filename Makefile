@@ -11,7 +11,7 @@ FORMAT_DIRS := core server tests/unit
 FORMAT_FILES = $(wildcard $(addsuffix /*.c,$(FORMAT_DIRS)) \
 			  $(addsuffix /*.h,$(FORMAT_DIRS)))
 
-.PHONY: all build run test deps format format-check clean help
+.PHONY: all build run test bench deps format format-check clean help
 
 all: build
 
@@ -23,6 +23,9 @@ run:
 
 test:
 	./gomoku.sh test
+
+bench:
+	./gomoku.sh bench
 
 deps:
 	./gomoku.sh deps

@@ -57,6 +57,8 @@ Commands:
                        for 60 s; then build docker/Dockerfile with
                        podman and test the image (GOMOKU_SKIP_CONTAINER=1
                        skips that); ends with "test: N passed, M failed"
+  bench                the load benchmark (tests/load/bench.sh, about 4
+                       minutes): capacity, throughput, latency, churn
   help                 this text
 
 Debian packages:
@@ -339,6 +341,10 @@ run)
 test)
 	[ $# -eq 0 ] || die "test takes no arguments"
 	run_tests ;;
+bench)
+	deps run
+	install_packages jq
+	exec tests/load/bench.sh "$@" ;;
 help|-h|--help)
 	usage ;;
 *)

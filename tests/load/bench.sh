@@ -5,7 +5,7 @@
 # targets; writes every scenario's JSON to tests/load/results/latest.json
 # and the table to tests/load/results/latest.txt.
 #
-#   tests/load/bench.sh                     the whole benchmark (~4.5 min)
+#   tests/load/bench.sh                     the whole benchmark (~3.5 min)
 #   BENCH_SCENARIOS="throughput" tests/load/bench.sh     only some
 #   BENCH_UPDATES=full tests/load/bench.sh  full boards, not compact ones
 #   BENCH_QUICK=1 tests/load/bench.sh       short runs, to try it out
@@ -47,6 +47,7 @@ TARGET_MOVES_PER_CPU=100000 # moves accepted per server CPU-second
 TARGET_P99_MS=5
 TARGET_P999_MS=20
 RSS_GROWTH_ALLOWED=1024   # KiB after churn: allocator noise, see README
+RSS_LEVEL_ALLOWED=512     # KiB over the second half of the churn window
 
 SERVER_PID=
 DB_DIR=
@@ -78,10 +79,10 @@ pick_port() {
 }
 
 server_stop() {
-	local i
+	local _
 	[ -n "$SERVER_PID" ] || return 0
 	kill -TERM "$SERVER_PID" 2>/dev/null || true
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		kill -0 "$SERVER_PID" 2>/dev/null || break
 		sleep 0.1
 	done
@@ -99,15 +100,15 @@ trap 'exit 130' INT TERM
 
 # Starts a fresh server with an empty database; waits until it answers.
 server_start() {
-	local i
-	rm -rf "$DB_DIR"/*
+	local _
+	rm -rf "${DB_DIR:?}"/*
 	"$BUILD/gomoku-server" --port "$PORT" --host 127.0.0.1 \
 		--db "$DB_DIR/bench.db" --max-per-ip 0 \
 		--max-connections 20000 --rate-burst 100000 \
 		--rate-per-second 100000 --log-level warn \
 		2>>"$RESULTS/server.log" &
 	SERVER_PID=$!
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
 			sleep 0.2 # let the probe's connection go
 			return
@@ -132,6 +133,7 @@ scenario() {
 }
 
 mkdir -p "$RESULTS"
+rm -f "$RESULTS"/*.json
 : >"$RESULTS/server.log"
 : >"$RESULTS/bench.log"
 DB_DIR=$(mktemp -d /tmp/gomoku-bench.XXXXXX)
@@ -146,7 +148,6 @@ cmake --build "$BUILD" -j "$(nproc)" >/dev/null
 LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
 echo "running: $SCENARIOS (updates=$UPDATES, port $PORT)" >&2
 for name in $SCENARIOS; do
-	rm -f "$RESULTS/$name.json"
 	case $name in
 	capacity)
 		scenario capacity --idle --connections "$CAPACITY" \
@@ -173,6 +174,11 @@ LOAD_AFTER=$(cut -d' ' -f1 /proc/loadavg)
 ELAPSED=$(($(date +%s) - START))
 
 # ---- the report ----
+
+has() { # has SCENARIO: it was run
+	case " $SCENARIOS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
 
 fig() { # fig SCENARIO JQ-EXPRESSION
 	[ -s "$RESULTS/$1.json" ] || {
@@ -207,6 +213,7 @@ report() {
 	printf '%-16s %-32s %-24s %-14s %s\n' scenario figure measured target result
 	row() { printf '%-16s %-32s %-24s %-14s %s\n' "$@"; }
 
+	if has capacity; then
 	row capacity "connections held, all matched" \
 		"$(fig capacity '"\(.held) (\(.matched_at_end))"')" \
 		">= $TARGET_HELD" \
@@ -219,23 +226,25 @@ report() {
 		"$(verdict ".rss_per_conn_kib <= $TARGET_RSS_PER_CONN" capacity)"
 	row "" "connect -> matched p50 / p99" \
 		"$(fig capacity '"\(.match_p50_us / 1000) / \(.match_p99_us / 1000) ms"')" "" ""
+	fi
 
 	local name
 	for name in throughput throughput-long; do
-		case " $SCENARIOS " in *" $name "*) ;; *) continue ;; esac
+		has "$name" || continue
 		row "$name" "moves accepted per second" \
-			"$(fig $name '.moves_per_s | round')" "" ""
+			"$(fig "$name" '.moves_per_s | round')" "" ""
 		row "" "matches per second" \
-			"$(fig $name '.matches_per_s | round')" "" ""
+			"$(fig "$name" '.matches_per_s | round')" "" ""
 		row "" "server CPU-s per 100k moves" \
-			"$(fig $name '.server_cpu_s_per_100k_moves * 1000 | round / 1000')" \
+			"$(fig "$name" '.server_cpu_s_per_100k_moves * 1000 | round / 1000')" \
 			"<= $(jq -n "100000 / $TARGET_MOVES_PER_CPU")" ""
 		row "" "moves per server CPU-second" \
-			"$(fig $name '.moves_per_server_cpu_s | round')" \
+			"$(fig "$name" '.moves_per_server_cpu_s | round')" \
 			">= $TARGET_MOVES_PER_CPU" \
-			"$(verdict ".moves_per_server_cpu_s >= $TARGET_MOVES_PER_CPU" $name)"
+			"$(verdict ".moves_per_server_cpu_s >= $TARGET_MOVES_PER_CPU" "$name")"
 	done
 
+	if has latency; then
 	row latency "rooms, moves per second" \
 		"$(fig latency '"\(.connections / 2), \(.moves_per_s | round)"')" "" ""
 	row "" "move latency p50" \
@@ -250,27 +259,39 @@ report() {
 		"$(verdict ".latency_p999_us < $TARGET_P999_MS * 1000 and .latency_samples > 0" latency)"
 	row "" "move latency max" \
 		"$(fig latency '"\(.latency_max_us / 1000) ms"')" "" ""
+	fi
 
+	if has churn; then
 	row churn "new connections per second" \
 		"$(fig churn '"\((.conn_attempted / (.window_s + '"$CHURN_WARMUP"')) | round)"')" "500" ""
 	row "" "matches per second" \
 		"$(fig churn '.matches_per_s | round')" "" ""
-	row "" "server RSS growth after" \
+	row "" "server RSS start / mid / after" \
+		"$(fig churn '"\(.rss_start_kib) / \(.rss_mid_kib) / \(.rss_after_kib) KiB"')" "" ""
+	# A leak grows with every connection: it shows both from the start
+	# and over the second half. The allocator keeping a burst's memory, or
+	# SQLite filling its page cache, shows only in the first.
+	row "" "RSS growth, start -> after" \
 		"$(fig churn '"\(.rss_after_kib - .rss_start_kib) KiB"')" \
 		"<= $RSS_GROWTH_ALLOWED KiB" \
-		"$(verdict ".rss_after_kib - .rss_start_kib <= $RSS_GROWTH_ALLOWED" churn)"
+		"$(fig churn "if .rss_after_kib - .rss_start_kib <= $RSS_GROWTH_ALLOWED then \"PASS\" elif .rss_end_kib - .rss_mid_kib <= $RSS_LEVEL_ALLOWED then \"(levelled)\" else \"SHORT\" end")"
+	row "" "RSS growth, second half" \
+		"$(fig churn '"\(.rss_end_kib - .rss_mid_kib) KiB"')" \
+		"<= $RSS_LEVEL_ALLOWED KiB" \
+		"$(verdict ".rss_end_kib - .rss_mid_kib <= $RSS_LEVEL_ALLOWED" churn)"
 	row "" "server fds empty / after" \
 		"$(fig churn '"\(.fds_empty) / \(.fds_after)"')" "no growth" \
 		"$(verdict ".fds_after <= .fds_empty" churn)"
+	fi
 
 	echo
 	printf '%-16s %-22s %-24s %s\n' scenario "server CPU" \
 		"server waiting for CPU" "load generator CPU"
 	for name in $SCENARIOS; do
 		printf '%-16s %-22s %-24s %s\n' "$name" \
-			"$(fig $name '"\(.server_cpu_s * 10 | round / 10) s (\(.server_cpu_pct | round) %)"')" \
-			"$(fig $name '"\(.server_wait_s * 10 | round / 10) s (\(100 * .server_wait_s / .window_s | round) %)"')" \
-			"$(fig $name '"\(.client_cpu_s * 10 | round / 10) s"')"
+			"$(fig "$name" '"\(.server_cpu_s * 10 | round / 10) s (\(.server_cpu_pct | round) %)"')" \
+			"$(fig "$name" '"\(.server_wait_s * 10 | round / 10) s (\(100 * .server_wait_s / .window_s | round) %)"')" \
+			"$(fig "$name" '"\(.client_cpu_s * 10 | round / 10) s"')"
 	done
 	echo
 	local errors
@@ -279,19 +300,23 @@ report() {
 		row "$name" "errors / failed conns / closes" "$errors" "0 / 0 / 0" \
 			"$(verdict '((.errors | add // 0) + (.connect_errors | add // 0) + (.closes | add // 0)) == 0' "$name")"
 	done
-	if [ "$(fig throughput '.boards_full')" != "0" ] && [ "$UPDATES" = move ]; then
+	if [ "$UPDATES" = move ] && [ -n "$(for name in $SCENARIOS; do
+		fig "$name" 'select(.boards_full > 0) | .label'
+	done)" ]; then
 		echo
 		echo "note: the server sent full boards although updates=move was asked for"
 	fi
 }
 
 report | tee "$RESULTS/latest.txt"
+files=()
+for name in $SCENARIOS; do
+	[ -s "$RESULTS/$name.json" ] && files+=("$RESULTS/$name.json")
+done
+[ ${#files[@]} -gt 0 ] || die "no scenario produced figures"
 jq -s --arg updates "$UPDATES" --arg load_before "$LOAD_BEFORE" \
 	--arg load_after "$LOAD_AFTER" \
 	'{updates: $updates, load_before: $load_before, load_after: $load_after,
-	  scenarios: .}' \
-	$(for name in $SCENARIOS; do
-		[ -s "$RESULTS/$name.json" ] && echo "$RESULTS/$name.json"
-	done) >"$RESULTS/latest.json"
+	  scenarios: .}' "${files[@]}" >"$RESULTS/latest.json"
 echo >&2
 echo "JSON of every scenario: $RESULTS/latest.json" >&2

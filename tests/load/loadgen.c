@@ -188,6 +188,7 @@ struct loadgen {
 	struct sockaddr_in target; /* the server */
 	char host_port[64];	   /* "HOST:PORT" for Host: */
 	struct procstat srv_empty, srv_start, srv_end, srv_after;
+	struct procstat srv_mid; /* halfway through the window */
 	double client_cpu_start, client_cpu_end;
 	double client_wait_start, client_wait_end; /* runnable, not running */
 	uint64_t progress_ns;			   /* last progress line */
@@ -1299,6 +1300,9 @@ static void loadgen_advance(struct loadgen *lg, uint64_t now)
 			loadgen_enter(lg, PHASE_WINDOW, now);
 		return;
 	case PHASE_WINDOW:
+		if (!lg->srv_mid.valid &&
+		    (double)in_phase / 1e9 >= opt->duration_s / 2)
+			loadgen_snapshot(lg, &lg->srv_mid);
 		if ((double)in_phase / 1e9 < opt->duration_s)
 			return;
 		if (opt->mode == MODE_CHURN) {
@@ -1504,6 +1508,7 @@ static void loadgen_report(struct loadgen *lg, struct report *r)
 	}
 	r->rss_empty_kib = lg->srv_empty.rss_kib;
 	r->rss_start_kib = lg->srv_start.rss_kib;
+	r->rss_mid_kib = lg->srv_mid.valid ? lg->srv_mid.rss_kib : -1;
 	r->rss_end_kib = lg->srv_end.rss_kib;
 	r->rss_after_kib = lg->srv_after.valid ? lg->srv_after.rss_kib : -1;
 	/* VmHWM is updated lazily: never report a peak below a reading. */

@@ -138,9 +138,10 @@ void report_print_table(const struct report *r, FILE *out)
 	row(out, "server CPU per 100k moves");
 	fprintf(out, "%.3f s (%.0f moves per CPU second)\n",
 		r->cpu_s_per_100k_moves, r->moves_per_cpu_s);
-	row(out, "server RSS empty/start/end");
-	fprintf(out, "%ld / %ld / %ld KiB (peak %ld)\n", r->rss_empty_kib,
-		r->rss_start_kib, r->rss_end_kib, r->rss_peak_kib);
+	row(out, "server RSS empty/start/mid/end");
+	fprintf(out, "%ld / %ld / %ld / %ld KiB (peak %ld)\n", r->rss_empty_kib,
+		r->rss_start_kib, r->rss_mid_kib, r->rss_end_kib,
+		r->rss_peak_kib);
 	if (r->rss_after_kib >= 0) {
 		row(out, "server RSS after clients left");
 		fprintf(out, "%ld KiB (%+ld against window start)\n",
@@ -232,6 +233,7 @@ void report_print_json(const struct report *r, FILE *out)
 		r->rss_per_conn_kib);
 	json_long(out, "rss_empty_kib", r->rss_empty_kib);
 	json_long(out, "rss_start_kib", r->rss_start_kib);
+	json_long(out, "rss_mid_kib", r->rss_mid_kib);
 	json_long(out, "rss_end_kib", r->rss_end_kib);
 	json_long(out, "rss_after_kib", r->rss_after_kib);
 	json_long(out, "rss_peak_kib", r->rss_peak_kib);

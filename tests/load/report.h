@@ -77,6 +77,7 @@ struct report {
 	double moves_per_cpu_s;	     /* accepted moves per CPU second */
 	long rss_empty_kib;	     /* before the first connection */
 	long rss_start_kib;	     /* when the window opened */
+	long rss_mid_kib;	     /* halfway through it */
 	long rss_end_kib;	     /* when it closed */
 	long rss_after_kib;	     /* after every client left (churn) */
 	long rss_peak_kib;	     /* VmHWM at the end */
