@@ -99,45 +99,52 @@ static int set_db(struct server_config *config, const char *value, char *why,
 	return set_path(&config->db_path, value, why, why_size);
 }
 
+/*
+ * Which of two words value is: 0 or 1, or -1 with "must be A or B" in why.
+ * The flags that choose between two settings share it.
+ */
+static int config_choose(const char *value, const char *first,
+			 const char *second, char *why, size_t why_size)
+{
+	if (!strcmp(value, first))
+		return 0;
+	if (!strcmp(value, second))
+		return 1;
+	snprintf(why, why_size, "must be %s or %s", first, second);
+	return -1;
+}
+
 static int set_rule(struct server_config *config, const char *value, char *why,
 		    size_t why_size)
 {
-	if (!strcmp(value, "freestyle")) {
-		config->rule = RULE_FREESTYLE;
-	} else if (!strcmp(value, "standard")) {
-		config->rule = RULE_STANDARD;
-	} else {
-		snprintf(why, why_size, "must be freestyle or standard");
+	int choice =
+		config_choose(value, "freestyle", "standard", why, why_size);
+
+	if (choice < 0)
 		return -1;
-	}
+	config->rule = choice ? RULE_STANDARD : RULE_FREESTYLE;
 	return 0;
 }
 
 static int set_full_board(struct server_config *config, const char *value,
 			  char *why, size_t why_size)
 {
-	if (!strcmp(value, "back")) {
-		config->full_board = FULL_BOARD_BACK;
-	} else if (!strcmp(value, "draw")) {
-		config->full_board = FULL_BOARD_DRAW;
-	} else {
-		snprintf(why, why_size, "must be back or draw");
+	int choice = config_choose(value, "back", "draw", why, why_size);
+
+	if (choice < 0)
 		return -1;
-	}
+	config->full_board = choice ? FULL_BOARD_DRAW : FULL_BOARD_BACK;
 	return 0;
 }
 
 static int set_trust_proxy(struct server_config *config, const char *value,
 			   char *why, size_t why_size)
 {
-	if (!strcmp(value, "yes")) {
-		config->trust_proxy = true;
-	} else if (!strcmp(value, "no")) {
-		config->trust_proxy = false;
-	} else {
-		snprintf(why, why_size, "must be yes or no");
+	int choice = config_choose(value, "yes", "no", why, why_size);
+
+	if (choice < 0)
 		return -1;
-	}
+	config->trust_proxy = choice == 0;
 	return 0;
 }
 
