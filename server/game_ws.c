@@ -44,6 +44,10 @@ struct per_session_data__gomoku {
 	double tokens;		     /* rate limit: messages it may send */
 	uint64_t tokens_ms;	     /* when tokens was last topped up */
 	unsigned int rate_strikes;   /* messages refused in a row */
+	uint64_t seen_ms;	     /* loop time of its last frame */
+	bool ping_due;		     /* write a ping at the next WRITEABLE */
+	bool pinged;		     /* a ping went out since seen_ms */
+	bool hung_up;		     /* dropped as idle */
 	int close_code;		     /* close with this once out drains */
 	const char *close_reason;    /* static text for close_code */
 	char uid[UID_LEN + 1];	     /* the player's uid, for logs */
@@ -255,6 +259,45 @@ void game_ws_sink_record(void *ctx, enum lobby_record type,
 		srv->metrics.store_errors++;
 }
 
+/*
+ * Keep-alive, run once a second: a session silent for --ping-interval is
+ * pinged, one silent for --idle-timeout is dropped without a close frame
+ * (a peer that answers nothing would not read one) from its next WRITEABLE:
+ * lws timers set from outside its own callbacks wait for its next event. It is a walk over the
+ * sessions rather than a timer per connection: lws keeps its timers in one
+ * sorted list, so re-arming one on every pong cost O(connections) each,
+ * and thousands of idle clients kept a core busy doing only that.
+ */
+void game_ws_sweep(struct server *srv)
+{
+	uint64_t now = uv_now(&srv->loop);
+	uint64_t ping_ms = (uint64_t)srv->config.ping_interval * 1000;
+	uint64_t idle_ms = (uint64_t)srv->config.idle_timeout * 1000;
+
+	lws_start_foreach_dll(struct lws_dll2 *, d,
+			      lws_dll2_get_head(&srv->sessions)) {
+		struct per_session_data__gomoku *pss = lws_container_of(
+			d, struct per_session_data__gomoku, node);
+		uint64_t silent = now - pss->seen_ms;
+
+		if (pss->hung_up || silent < ping_ms) {
+			/* alive, or already on its way out */
+		} else if (silent >= idle_ms) {
+			log_info("idle uid=%.8s peer=%s: no answer for %llu s",
+				 pss->uid, pss->peer,
+				 (unsigned long long)(silent / 1000));
+			pss->hung_up = true;
+			srv->metrics.idle_drops++;
+			lws_callback_on_writable(pss->wsi);
+		} else if (!pss->pinged) {
+			pss->pinged = true;
+			pss->ping_due = true;
+			lws_callback_on_writable(pss->wsi);
+		}
+	}
+	lws_end_foreach_dll(d);
+}
+
 void game_ws_close_all(struct server *srv)
 {
 	lws_start_foreach_dll(struct lws_dll2 *, d,
@@ -416,6 +459,7 @@ static int session_open(struct server *srv,
 	lws_get_peer_simple(wsi, pss->peer, sizeof(pss->peer));
 	pss->tokens = srv->config.rate_burst;
 	pss->tokens_ms = server_now_ms();
+	pss->seen_ms = uv_now(&srv->loop);
 
 	if (srv->shutting_down) {
 		lws_callback_on_writable(wsi);
@@ -558,6 +602,14 @@ static int session_too_large(struct server *srv,
 	return -1;
 }
 
+/* The client is alive: any frame from it counts, a pong or a message. */
+static void session_seen(struct server *srv,
+			 struct per_session_data__gomoku *pss)
+{
+	pss->seen_ms = uv_now(&srv->loop);
+	pss->pinged = false;
+}
+
 /*
  * A piece of a message. Messages in one piece (almost all) are handled in
  * place; others are collected up to GAME_WS_MAX_MESSAGE bytes in at most
@@ -571,6 +623,7 @@ static int session_receive(struct server *srv,
 			!lws_remaining_packet_payload(pss->wsi);
 	char *grown;
 
+	session_seen(srv, pss);
 	if (!pss->rx_len && !pss->rx_pieces)
 		pss->rx_binary = lws_frame_is_binary(pss->wsi);
 	if (pss->rx_len + len > GAME_WS_MAX_MESSAGE)
@@ -625,6 +678,19 @@ static int session_writeable(struct server *srv,
 	if (srv->shutting_down)
 		return session_start_close(pss->wsi, LWS_CLOSE_STATUS_GOINGAWAY,
 					   "server shutting down");
+	if (pss->hung_up)
+		return -1; /* game_ws_sweep(): silent too long */
+	if (pss->ping_due) {
+		/* lws reports only pongs with a payload: the ping has one */
+		unsigned char ping[LWS_PRE + 1] = { [LWS_PRE] = 'k' };
+
+		pss->ping_due = false;
+		if (lws_write(pss->wsi, ping + LWS_PRE, 1, LWS_WRITE_PING) < 1)
+			return -1;
+		if (outqueue_peek(&pss->out) || pss->close_code)
+			lws_callback_on_writable(pss->wsi);
+		return 0;
+	}
 	msg = outqueue_peek(&pss->out);
 	if (msg && msg->batch > srv->batches_committed)
 		return 0; /* held: game_ws_commit() asks again */
@@ -779,6 +845,9 @@ static int game_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
 		return session_writeable(srv, pss);
 	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
 		session_peer_closed(pss, in, len);
+		return 0;
+	case LWS_CALLBACK_RECEIVE_PONG:
+		session_seen(srv, pss);
 		return 0;
 	case LWS_CALLBACK_TIMER:
 		return -1; /* session_start_close() */

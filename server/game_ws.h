@@ -47,6 +47,12 @@ void game_ws_sink_record(void *ctx, enum lobby_record type,
  */
 void game_ws_lobby_done(struct server *srv);
 
+/*
+ * Keep-alive: pings sessions silent for --ping-interval and drops those
+ * silent for --idle-timeout. Called once a second.
+ */
+void game_ws_sweep(struct server *srv);
+
 /* Shutdown: asks every session to close with 1001 "going away". */
 void game_ws_close_all(struct server *srv);
 

@@ -25,6 +25,7 @@
 
 #define SHUTDOWN_DEADLINE_MS 1500 /* then exit even if clients linger */
 #define SHUTDOWN_POLL_MS 20	  /* how often to look for the last one */
+#define SWEEP_MS 1000		  /* keep-alive walk over the sessions */
 
 static struct server server;
 
@@ -102,9 +103,6 @@ static void server_lws_log(int level, const char *line)
 		"lws: %.*s", (int)len, line);
 }
 
-/* Idle WebSockets are pinged, and dropped when a ping goes unanswered. */
-static lws_retry_bo_t server_idle_policy;
-
 /*
  * The store's batch is committed once per loop turn: a libuv prepare
  * handle runs before the loop waits for I/O again, after every callback of
@@ -130,6 +128,7 @@ static void server_stop(struct server *srv)
 	lws_context_destroy(srv->context);
 	uv_close((uv_handle_t *)&srv->shutdown_timer, NULL);
 	uv_close((uv_handle_t *)&srv->tick_timer, NULL);
+	uv_close((uv_handle_t *)&srv->sweep_timer, NULL);
 	uv_close((uv_handle_t *)&srv->commit_prepare, NULL);
 	for (size_t i = 0; i < sizeof(srv->signals) / sizeof(*srv->signals);
 	     i++)
@@ -168,7 +167,24 @@ static void server_signal(uv_signal_t *handle, int signum)
 		       SHUTDOWN_POLL_MS, SHUTDOWN_POLL_MS);
 }
 
-/* Our own handles on the loop: signals, the commit check, the timer. */
+/*
+ * lws' own keep-alive is off (a ping time with no hang-up time turns it
+ * off; none at all means lws' default of 300 s): it re-arms a timer per
+ * connection in one sorted list, O(connections) each time. game_ws_sweep()
+ * does the job instead.
+ */
+static const lws_retry_bo_t server_no_lws_keepalive = {
+	.secs_since_valid_ping = 1,
+	.secs_since_valid_hangup = 0,
+};
+
+/* Idle WebSockets are pinged, and dropped when a ping goes unanswered. */
+static void server_sweep(uv_timer_t *timer)
+{
+	game_ws_sweep(lws_container_of(timer, struct server, sweep_timer));
+}
+
+/* Our own handles on the loop: signals, the commit check, the timers. */
 static int server_start_handles(struct server *srv)
 {
 	static const int signals[] = { SIGINT, SIGTERM };
@@ -183,7 +199,10 @@ static int server_start_handles(struct server *srv)
 	}
 	if (uv_timer_init(&srv->loop, &srv->shutdown_timer) ||
 	    uv_timer_init(&srv->loop, &srv->tick_timer) ||
+	    uv_timer_init(&srv->loop, &srv->sweep_timer) ||
 	    uv_prepare_init(&srv->loop, &srv->commit_prepare))
+		return -1;
+	if (uv_timer_start(&srv->sweep_timer, server_sweep, SWEEP_MS, SWEEP_MS))
 		return -1;
 	return uv_prepare_start(&srv->commit_prepare, server_commit_prepare);
 }
@@ -318,11 +337,7 @@ int main(int argc, char **argv)
 	info.timeout_secs_ah_idle =
 		(unsigned int)server.config.handshake_timeout;
 	info.max_http_header_data = 4096;
-	server_idle_policy.secs_since_valid_ping =
-		(uint16_t)server.config.ping_interval;
-	server_idle_policy.secs_since_valid_hangup =
-		(uint16_t)server.config.idle_timeout;
-	info.retry_and_idle_policy = &server_idle_policy;
+	info.retry_and_idle_policy = &server_no_lws_keepalive;
 	info.options =
 		LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_VALIDATE_UTF8 |
 		LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;

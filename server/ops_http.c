@@ -125,6 +125,9 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 		   "Database batches committed.", srv->metrics.store_commits);
 	ops_metric(doc, "gomoku_store_errors_total", "counter",
 		   "Database writes that failed.", srv->metrics.store_errors);
+	ops_metric(doc, "gomoku_idle_drops_total", "counter",
+		   "WebSockets dropped for not answering pings.",
+		   srv->metrics.idle_drops);
 }
 
 /* Sends the status line and headers, then waits for WRITEABLE. */

@@ -32,6 +32,7 @@ struct server_metrics {
 	unsigned long long errors[ERR_COUNT];  /* refusals, by code */
 	unsigned long long store_errors;       /* database writes refused */
 	unsigned long long store_commits;      /* batches committed */
+	unsigned long long idle_drops;	       /* silent past --idle-timeout */
 };
 
 /* A message encoded during one lobby step, for both players of a room. */
@@ -67,6 +68,7 @@ struct server {
 	uint64_t shutdown_deadline_ms;	/* stop by then regardless */
 	bool stopping;			/* server_stop() ran */
 	uv_timer_t tick_timer;		/* the next reconnect-grace deadline */
+	uv_timer_t sweep_timer;		/* keep-alive, once a second */
 	struct encoded_msg encoded[SERVER_ENCODE_CACHE]; /* this step's */
 	unsigned int encoded_count;
 };

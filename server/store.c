@@ -4,12 +4,19 @@
 #include "store.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "log.h"
+
+#define STORE_CHECKPOINT_MS 1000      /* how often the WAL is copied back */
+#define STORE_WAL_RESTART_FRAMES 2048 /* ~8 MiB: start the WAL over */
 
 static const char store_schema[] =
 	"PRAGMA journal_mode=WAL;"
@@ -78,12 +85,135 @@ static const char *const store_sql[STMT_COUNT] = {
 		" WHERE id = ?",
 };
 
+/*
+ * Checkpoints run on a thread of their own, with a connection of their
+ * own: copying the WAL back into the database ends with an fsync, which
+ * took tens of milliseconds of the event loop when SQLite did it inside a
+ * commit (its default, every 1000 pages). A passive checkpoint never
+ * blocks the writer, nor waits for it.
+ */
+struct store_checkpointer {
+	sqlite3 *db;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	bool stop;    /* under lock */
+	bool running; /* the thread was started */
+};
+
 /* One of these per server: the open database. */
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *stmt[STMT_COUNT];
 	bool in_batch; /* a transaction is open */
+	struct store_checkpointer checkpointer;
 };
+
+/*
+ * Copies the WAL back. A passive checkpoint never blocks the writer, but
+ * under steady writes it never finishes either (frames keep coming while
+ * it syncs), and SQLite starts the WAL file over only after one that did:
+ * so when the WAL has grown past STORE_WAL_RESTART_FRAMES, a RESTART
+ * checkpoint holds the writer off for the little the passive one left.
+ */
+static void store_checkpoint(struct store_checkpointer *cp)
+{
+	int frames = 0, copied = 0;
+
+	if (sqlite3_wal_checkpoint_v2(cp->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
+				      &frames, &copied) != SQLITE_OK) {
+		log_warn("database: checkpoint: %s", sqlite3_errmsg(cp->db));
+		return;
+	}
+	if (frames < STORE_WAL_RESTART_FRAMES)
+		return;
+	if (sqlite3_wal_checkpoint_v2(cp->db, NULL, SQLITE_CHECKPOINT_RESTART,
+				      NULL, NULL) != SQLITE_OK &&
+	    sqlite3_errcode(cp->db) != SQLITE_BUSY)
+		log_warn("database: checkpoint: %s", sqlite3_errmsg(cp->db));
+}
+
+/*
+ * The event loop's busy handler: a RESTART checkpoint holds the writer
+ * off for a few milliseconds; SQLite's own handler would sleep 1, 2, 5,
+ * 10 ms ... between tries, so this one polls every 100 us, for 2 s at most.
+ */
+static int store_busy(void *arg, int tries)
+{
+	(void)arg;
+	if (tries >= 20000)
+		return 0;
+	usleep(100);
+	return 1;
+}
+
+static void *store_checkpoint_main(void *arg)
+{
+	struct store_checkpointer *cp = arg;
+	struct timespec until;
+
+	pthread_mutex_lock(&cp->lock);
+	while (!cp->stop) {
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += (long)STORE_CHECKPOINT_MS % 1000 * 1000000;
+		until.tv_sec +=
+			STORE_CHECKPOINT_MS / 1000 + until.tv_nsec / 1000000000;
+		until.tv_nsec %= 1000000000;
+		if (pthread_cond_timedwait(&cp->wake, &cp->lock, &until) !=
+			    ETIMEDOUT ||
+		    cp->stop)
+			continue;
+		pthread_mutex_unlock(&cp->lock);
+		store_checkpoint(cp);
+		pthread_mutex_lock(&cp->lock);
+	}
+	pthread_mutex_unlock(&cp->lock);
+	return NULL;
+}
+
+/* Opens the checkpointer's connection and starts its thread. */
+static int store_checkpoint_start(struct store_checkpointer *cp,
+				  const char *path)
+{
+	pthread_condattr_t attr;
+
+	if (sqlite3_open_v2(path, &cp->db,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK ||
+	    sqlite3_exec(cp->db, "PRAGMA synchronous=NORMAL", NULL, NULL,
+			 NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_busy_timeout(cp->db, 2000);
+	if (pthread_condattr_init(&attr))
+		return -1;
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&cp->wake, &attr);
+	pthread_condattr_destroy(&attr);
+	pthread_mutex_init(&cp->lock, NULL);
+	if (pthread_create(&cp->thread, NULL, store_checkpoint_main, cp)) {
+		pthread_cond_destroy(&cp->wake);
+		pthread_mutex_destroy(&cp->lock);
+		return -1;
+	}
+	cp->running = true;
+	return 0;
+}
+
+static void store_checkpoint_stop(struct store_checkpointer *cp)
+{
+	if (cp->running) {
+		pthread_mutex_lock(&cp->lock);
+		cp->stop = true;
+		pthread_cond_signal(&cp->wake);
+		pthread_mutex_unlock(&cp->lock);
+		pthread_join(cp->thread, NULL);
+		pthread_cond_destroy(&cp->wake);
+		pthread_mutex_destroy(&cp->lock);
+		cp->running = false;
+	}
+	sqlite3_close(cp->db);
+	cp->db = NULL;
+}
 
 static void store_log_error(struct store *store, const char *what)
 {
@@ -109,12 +239,20 @@ struct store *store_open(const char *path, char *err, size_t err_size)
 				     "out of memory");
 		goto out_close;
 	}
-	sqlite3_busy_timeout(store->db, 2000);
+	sqlite3_busy_handler(store->db, store_busy, NULL);
 	if (sqlite3_exec(store->db, store_schema, NULL, NULL, &message) !=
 	    SQLITE_OK) {
 		snprintf(err, err_size, "--db \"%s\": %s", path,
 			 message ? message : sqlite3_errmsg(store->db));
 		sqlite3_free(message);
+		goto out_close;
+	}
+	/* the checkpointer thread does it, off the event loop */
+	sqlite3_wal_autocheckpoint(store->db, 0);
+	if (store_checkpoint_start(&store->checkpointer, path)) {
+		snprintf(err, err_size,
+			 "--db \"%s\": cannot start the checkpoint thread",
+			 path);
 		goto out_close;
 	}
 	for (i = 0; i < STMT_COUNT; i++) {
@@ -141,6 +279,7 @@ void store_close(struct store *store)
 		return;
 	if (store->in_batch)
 		store_commit(store);
+	store_checkpoint_stop(&store->checkpointer);
 	for (i = 0; i < STMT_COUNT; i++)
 		sqlite3_finalize(store->stmt[i]);
 	sqlite3_close(store->db);

@@ -452,6 +452,8 @@ describe('slow and silent clients', () => {
 		assert.ok(pings >= 1, `expected the silent client to be pinged before it was dropped; ${silent.summary()}`);
 		assert.ok(closed.elapsedMs >= 2000 && closed.elapsedMs <= 3000 + 2500,
 			`expected the silent client to be dropped about 3 s after it connected, it took ${closed.elapsedMs} ms`);
+		const dropped = await fetchMetric(server, 'gomoku_idle_drops_total');
+		assert.equal(dropped, 1, `expected /metrics to count exactly the one silent client as dropped, it says ${dropped}`);
 		// The others have been connected 5 s by now, and still are.
 		const alive = Date.now() - answering.openedAt;
 		if (alive < 5000)

@@ -14,7 +14,8 @@
 # BENCH_BUILD (build-bench), BENCH_CAPACITY (connections held in scenario
 # 1, 19000), BENCH_HOLD / BENCH_THROUGHPUT_S / BENCH_LONG_S /
 # BENCH_LATENCY_S / BENCH_CHURN_S (seconds measured), BENCH_CHURN_WARMUP
-# (10).
+# (10), BENCH_DB_DIR (where the server's database goes: /tmp; /dev/shm
+# takes the disk out of the figures).
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -136,7 +137,8 @@ mkdir -p "$RESULTS"
 rm -f "$RESULTS"/*.json
 : >"$RESULTS/server.log"
 : >"$RESULTS/bench.log"
-DB_DIR=$(mktemp -d /tmp/gomoku-bench.XXXXXX)
+DB_DIR=$(mktemp -d "${BENCH_DB_DIR:-/tmp}/gomoku-bench.XXXXXX")
+DB_FS=$(df -PT "$DB_DIR" | awk 'NR == 2 {print $2}')
 PORT=$(pick_port)
 START=$(date +%s)
 
@@ -208,7 +210,7 @@ report() {
 		"fd limit $(ulimit -Hn) per process"
 	echo "load generator on the same machine, $(nproc) cores shared;" \
 		"load average $LOAD_BEFORE before, $LOAD_AFTER after;" \
-		"updates=$UPDATES; ${ELAPSED} s in all"
+		"updates=$UPDATES; database on $DB_FS; ${ELAPSED} s in all"
 	echo
 	printf '%-16s %-32s %-24s %-14s %s\n' scenario figure measured target result
 	row() { printf '%-16s %-32s %-24s %-14s %s\n' "$@"; }
