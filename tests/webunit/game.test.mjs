@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 
 import {
 	initialState, reduce, canPlace, isLive, isMyTurn, turnOf, boardText, statusOf, noteOf, emptyCells,
+	canUndo, canRedo, canAnswer, toolsOf, moverRole,
 } from '../../web/js/game.js';
 import { RETRY_DELAYS_MS } from '../../web/js/net.js';
 
@@ -386,5 +387,348 @@ describe('after a reload', () => {
 describe('boardText', () => {
 	it('writes the board as ., x (black) and o (white)', () => {
 		assert.equal(boardText(['', 'front', 'back', '']), '.xo.');
+	});
+});
+
+// ---- modes, undo and redo ----
+
+/** A compact board (updates=move) after move, with moves played in all. */
+function compactBoard(move, moves) {
+	return { type: 'board', role: move.role === 'front' ? 'back' : 'front', move, moves };
+}
+
+/** The board of a takeback: the whole position after it, and the stone removed. */
+function takebackBoard(moves, undo) {
+	const content = emptyCells(15);
+	for (const { x, y, role } of moves)
+		content[y * 15 + x] = role;
+	return { type: 'board', content, role: undo.role, moves: moves.length, undo };
+}
+
+/** A page in a game against the engine, as role. */
+function playingComputer(role = 'front', level = 'easy') {
+	return run(initialState(), { type: 'client/choose', mode: 'ai', level }, { type: 'client/find' }, WELCOME,
+		{ type: 'role', role, room: ROOM, size: 15, rule: 'freestyle', opponent: { name: `Computer (${level})`, ai: true, level } }).state;
+}
+
+/** Plays moves [{x, y, role}] on state as compact boards from the server. */
+function withMoves(state, moves, start = 0) {
+	return run(state, ...moves.map((move, i) => compactBoard(move, start + i + 1))).state;
+}
+
+/** A local game with points [[x, y], …] clicked in turn. */
+function localAfter(points) {
+	const actions = [{ type: 'client/choose', mode: 'local' }, { type: 'client/find' }];
+	for (const [x, y] of points)
+		actions.push({ type: 'client/move', x, y });
+	return run(initialState(), ...actions);
+}
+
+function sent(effects) {
+	return effects.filter((effect) => effect.kind === 'send').map((effect) => effect.message);
+}
+
+describe('choosing a mode', () => {
+	it('starts online at medium, and takes a known mode and level, ignoring others', () => {
+		let state = initialState();
+		assert.equal(state.mode, 'online');
+		assert.equal(state.level, 'medium');
+		state = run(state, { type: 'client/choose', mode: 'ai', level: 'hard' }).state;
+		assert.deepEqual([state.mode, state.level], ['ai', 'hard']);
+		state = run(state, { type: 'client/choose', mode: 'chess', level: 'godlike' }, { type: 'client/choose', mode: null }).state;
+		assert.deepEqual([state.mode, state.level], ['ai', 'hard']);
+	});
+
+	it('says how to start in each mode', () => {
+		for (const [mode, key] of [['online', 'status.idle'], ['ai', 'status.idle.ai'], ['local', 'status.idle.local']])
+			assert.deepEqual(statusOf(run(initialState(), { type: 'client/choose', mode }).state), { key });
+	});
+
+	it('keeps the mode while a game is being found or played, and lets it change after the end', () => {
+		const searching = run(initialState(), { type: 'client/find' }).state;
+		assert.equal(reduce(searching, { type: 'client/choose', mode: 'local' }).state.mode, 'online');
+		assert.equal(reduce(playing(), { type: 'client/choose', mode: 'local' }).state.mode, 'online');
+		const over = run(playing(), { type: 'winner', winner: 'front', reason: 'five', line: [] }).state;
+		assert.equal(reduce(over, { type: 'client/choose', mode: 'local' }).state.mode, 'local');
+	});
+
+	it('vs Computer connects like Online and says it is starting a game against the computer', () => {
+		const { state, effects } = run(initialState(), { type: 'client/choose', mode: 'ai' }, { type: 'client/find' });
+		assert.equal(state.phase, 'searching');
+		assert.deepEqual(kinds(effects), ['forget-game', 'connect']);
+		assert.deepEqual(statusOf(state), { key: 'status.starting' });
+	});
+});
+
+describe('a local game (two players, one screen)', () => {
+	it('starts at once with no socket, black to move, and both sides click in turn', () => {
+		const { state, effects } = localAfter([]);
+		assert.equal(state.phase, 'playing');
+		assert.equal(state.kind, 'local');
+		assert.deepEqual(kinds(effects), ['forget-game', 'disconnect'],
+			'expected no connect: only an old game\'s socket closed');
+		assert.equal(isLive(state), true);
+		assert.deepEqual(statusOf(state), { key: 'status.local.front' });
+		assert.equal(turnOf(state), 'me', 'expected black\'s card (the first) to have the turn');
+		assert.equal(moverRole(state), 'front');
+
+		const after = localAfter([[7, 7]]);
+		assert.deepEqual(sent(after.effects), [], 'expected nothing sent');
+		assert.deepEqual(kinds(after.effects).slice(-1), ['sound:stone']);
+		assert.equal(after.state.cells[7 * 15 + 7], 'front', 'expected the stone at once, with no server to wait for');
+		assert.equal(isMyTurn(after.state), true, 'expected white to click next on the same page');
+		assert.equal(moverRole(after.state), 'back');
+		assert.equal(turnOf(after.state), 'opponent');
+		assert.deepEqual(statusOf(after.state), { key: 'status.local.back' });
+		assert.deepEqual(after.state.lastMove, { x: 7, y: 7, role: 'front' });
+		assert.equal(canPlace(after.state, 7, 7), false);
+		assert.deepEqual(noteOf(after.state, 0), { key: 'note.moves', params: { moves: 1 } });
+	});
+
+	const BLACK_FIVE = [[3, 7], [3, 8], [4, 7], [4, 8], [5, 7], [5, 8], [6, 7], [6, 8], [7, 7]];
+
+	it('ends at five: the winner named, the line shown, the win sound', () => {
+		const { state, effects } = localAfter(BLACK_FIVE);
+		assert.equal(state.phase, 'over');
+		assert.equal(state.outcome, 'win');
+		assert.deepEqual(statusOf(state), { key: 'status.local.front.wins' });
+		assert.deepEqual(state.winner.line, [3, 4, 5, 6, 7].map((x) => ({ x, y: 7 })));
+		assert.deepEqual(noteOf(state, 0), { key: 'note.five', params: { from: 'D8', to: 'H8' } });
+		assert.deepEqual(kinds(effects).slice(-2), ['sound:stone', 'sound:win']);
+		assert.equal(isLive(state), false);
+		assert.equal(canPlace(state, 0, 0), false);
+	});
+
+	it('undoes and redoes any number of moves; a new move clears what could be redone', () => {
+		let { state } = localAfter([[7, 7], [8, 8], [7, 8]]);
+		assert.deepEqual(toolsOf(state), { undo: true, redo: true });
+		assert.equal(canUndo(state), true);
+		assert.equal(canRedo(state), false);
+		for (let i = 0; i < 3; i++) {
+			const result = reduce(state, { type: 'client/undo' });
+			state = result.state;
+			assert.deepEqual(result.effects, [{ kind: 'sound', name: 'undo' }]);
+		}
+		assert.equal(boardText(state.cells), boardText(emptyCells(15)));
+		assert.equal(canUndo(state), false);
+		assert.equal(state.lastMove, null);
+		state = run(state, { type: 'client/redo' }, { type: 'client/redo' }).state;
+		assert.equal(state.moves, 2);
+		assert.deepEqual(state.lastMove, { x: 8, y: 8, role: 'back' });
+		assert.equal(canRedo(state), true);
+		state = run(state, { type: 'client/move', x: 0, y: 0 }).state;
+		assert.equal(state.cells[0], 'front');
+		assert.equal(canRedo(state), false);
+		assert.equal(reduce(state, { type: 'client/redo' }).state, state);
+	});
+
+	it('undoes the winning move after the end, which reopens the game; redo ends it again', () => {
+		const won = localAfter(BLACK_FIVE).state;
+		assert.deepEqual(toolsOf(won), { undo: true, redo: true });
+		assert.equal(canUndo(won), true);
+		const reopened = reduce(won, { type: 'client/undo' }).state;
+		assert.equal(reopened.phase, 'playing');
+		assert.equal(reopened.winner, null);
+		assert.deepEqual(statusOf(reopened), { key: 'status.local.front' });
+		const again = reduce(reopened, { type: 'client/redo' });
+		assert.equal(again.state.phase, 'over');
+		assert.deepEqual(again.state.winner, won.winner);
+		assert.deepEqual(kinds(again.effects), ['sound:stone', 'sound:win']);
+	});
+
+	it('leaves the game for the start screen, and "Play again" starts a fresh one', () => {
+		const left = reduce(localAfter([[7, 7]]).state, { type: 'client/cancel' }).state;
+		assert.equal(left.phase, 'idle');
+		assert.equal(left.kind, '');
+		assert.deepEqual(toolsOf(left), { undo: false, redo: false });
+		const again = reduce(localAfter(BLACK_FIVE).state, { type: 'client/find' }).state;
+		assert.equal(again.phase, 'playing');
+		assert.equal(again.moves, 0);
+		assert.equal(again.winner, null);
+	});
+
+	it('ignores the server and an old socket while it is played', () => {
+		const state = localAfter([[7, 7]]).state;
+		for (const message of [
+			{ type: 'winner', winner: 'back', reason: 'forfeit' },
+			compactBoard({ x: 1, y: 1, role: 'back' }, 2),
+			{ type: 'opponent_away', seconds: 30 },
+			{ type: 'offer', what: 'takeback', by: 'back' },
+			{ type: 'client/closed', code: 1006 },
+		])
+			assert.equal(reduce(state, message).state, state, JSON.stringify(message));
+	});
+});
+
+describe('against the computer', () => {
+	const me = { x: 7, y: 7, role: 'front' };
+	const reply = { x: 8, y: 8, role: 'back' };
+
+	it('knows the opponent is the engine: its name and level, and "thinking" on its turn', () => {
+		const state = playingComputer('back', 'hard');
+		assert.equal(state.kind, 'ai');
+		assert.equal(state.opponent, 'Computer (hard)');
+		assert.equal(state.opponentLevel, 'hard');
+		assert.deepEqual(statusOf(state), { key: 'status.ai_turn' });
+		assert.deepEqual(toolsOf(state), { undo: true, redo: true });
+		assert.equal(canUndo(state), false, 'expected no undo without a stone of mine');
+		assert.equal(canRedo(state), false);
+	});
+
+	it('takes a role whose opponent is the engine as a computer game even without mode=ai', () => {
+		const { state } = run(initialState(), { type: 'client/find' }, WELCOME,
+			{ type: 'role', role: 'front', room: ROOM, size: 15, rule: 'freestyle', opponent: { name: 'Computer (medium)', ai: true, level: 'medium' } });
+		assert.equal(state.kind, 'ai');
+	});
+
+	it('Undo sends a takeback offer; the takeback boards replace the position and enable Redo', () => {
+		let state = withMoves(playingComputer('front'), [me, reply]);
+		assert.equal(canUndo(state), true);
+		const asked = reduce(state, { type: 'client/undo' });
+		assert.deepEqual(sent(asked.effects), [{ type: 'offer', what: 'takeback' }]);
+		state = asked.state;
+		assert.equal(canUndo(state), false, 'expected no second undo while the first is on its way');
+
+		// The reply first, then my move.
+		state = run(state, takebackBoard([me], reply)).state;
+		assert.equal(boardText(state.cells).replace(/\./g, ''), 'x');
+		assert.deepEqual(state.lastMove, me, 'expected the move before the removed one marked');
+		state = run(state, takebackBoard([], me)).state;
+		assert.equal(boardText(state.cells), boardText(emptyCells(15)));
+		assert.equal(state.moves, 0);
+		assert.equal(state.lastMove, null);
+		assert.equal(state.toMove, 'front');
+		assert.equal(isMyTurn(state), true);
+		assert.equal(canUndo(state), false, 'expected no undo with no stone of mine left');
+		assert.equal(canRedo(state), true);
+
+		const redo = reduce(state, { type: 'client/redo' });
+		assert.deepEqual(sent(redo.effects), [{ type: 'redo' }]);
+		state = redo.state;
+		assert.equal(canRedo(state), false, 'expected no second redo while the first is on its way');
+		// The redo comes back as ordinary boards, in the moves' order.
+		state = withMoves(state, [me]);
+		assert.equal(canRedo(state), true, 'expected the engine\'s reply still to be redoable');
+		state = withMoves(state, [reply], 1);
+		assert.equal(canRedo(state), false);
+		assert.equal(canUndo(state), true);
+		assert.equal(boardText(state.cells).replace(/\./g, ''), 'xo');
+	});
+
+	it('a new move after a takeback leaves nothing to redo', () => {
+		let state = withMoves(playingComputer('front'), [me, reply]);
+		state = run(state, { type: 'client/undo' }, takebackBoard([me], reply), takebackBoard([], me)).state;
+		state = run(state, { type: 'client/move', x: 0, y: 0 }, compactBoard({ x: 0, y: 0, role: 'front' }, 1)).state;
+		assert.equal(canRedo(state), false);
+	});
+
+	it('takes a takeback board with content even on compact updates, ignoring a bad one', () => {
+		const state = withMoves(playingComputer('front'), [me, reply]);
+		const bad = { ...takebackBoard([me], reply), content: emptyCells(3) };
+		assert.equal(reduce(state, bad).state, state);
+	});
+
+	it('nothing_to_redo clears Redo; any refusal lets the player ask again', () => {
+		let state = withMoves(playingComputer('front'), [me, reply]);
+		state = run(state, { type: 'client/undo' }, takebackBoard([me], reply), takebackBoard([], me), { type: 'client/redo' }).state;
+		const refused = run(state, { type: 'error', code: 'nothing_to_redo', message: 'nothing to redo' });
+		assert.equal(canRedo(refused.state), false);
+		assert.deepEqual(refused.effects, [{ kind: 'toast', code: 'nothing_to_redo', message: 'nothing to redo' }]);
+		const undo = run(withMoves(playingComputer('front'), [me, reply]), { type: 'client/undo' },
+			{ type: 'error', code: 'game_over', message: 'the game is over' }).state;
+		assert.equal(canUndo(undo), true);
+	});
+
+	it('hides Undo and Redo once the game is over', () => {
+		const state = run(withMoves(playingComputer('front'), [me]), { type: 'winner', winner: 'back', reason: 'forfeit' }).state;
+		assert.deepEqual(toolsOf(state), { undo: false, redo: false });
+		assert.equal(canUndo(state), false);
+	});
+
+	it('ignores offer and answer messages (a computer accepts at once)', () => {
+		const state = withMoves(playingComputer('front'), [me]);
+		assert.equal(reduce(state, { type: 'offer', what: 'takeback', by: 'back' }).state, state);
+		assert.equal(reduce(state, { type: 'answer', what: 'takeback', accept: true, by: 'back' }).state, state);
+	});
+});
+
+describe('takeback offers between two players', () => {
+	const first = { x: 7, y: 7, role: 'front' };
+	const second = { x: 8, y: 8, role: 'back' };
+
+	it('shows Undo only; Undo sends an offer, which waits for the opponent', () => {
+		let state = withMoves(playing('front'), [first]);
+		assert.deepEqual(toolsOf(state), { undo: true, redo: false });
+		assert.equal(canRedo(state), false);
+		const asked = reduce(state, { type: 'client/undo' });
+		assert.deepEqual(sent(asked.effects), [{ type: 'offer', what: 'takeback' }]);
+		state = run(asked.state, { type: 'offer', what: 'takeback', by: 'front' }).state;
+		assert.equal(state.offer, 'sent');
+		assert.deepEqual(noteOf(state, 0), { key: 'note.offer.sent' });
+		assert.equal(canUndo(state), false, 'expected one offer at a time');
+		assert.equal(canAnswer(state), false, 'expected no answer to my own offer');
+	});
+
+	it('a declined offer: a toast and a note, and Undo is back', () => {
+		let state = withMoves(playing('front'), [first]);
+		const { state: declined, effects } = run(state, { type: 'client/undo' }, { type: 'offer', what: 'takeback', by: 'front' },
+			{ type: 'answer', what: 'takeback', accept: false, by: 'back' });
+		state = declined;
+		assert.equal(state.offer, null);
+		assert.deepEqual(effects.filter((effect) => effect.kind === 'toast'), [{ kind: 'toast', key: 'toast.takeback.declined' }]);
+		assert.deepEqual(noteOf(state, 0), { key: 'note.answer.opponent.declined' });
+		assert.equal(canUndo(state), true);
+		assert.equal(boardText(state.cells).replace(/\./g, ''), 'x', 'expected the board unchanged');
+		// The note goes with the next move.
+		state = withMoves(state, [second], 1);
+		assert.deepEqual(noteOf(state, 0), { key: 'note.moves', params: { moves: 2 } });
+	});
+
+	it('an accepted offer: a toast, then the takeback boards', () => {
+		let state = withMoves(playing('front'), [first, second]);
+		const accepted = run(state, { type: 'client/undo' }, { type: 'offer', what: 'takeback', by: 'front' },
+			{ type: 'answer', what: 'takeback', accept: true, by: 'back' });
+		assert.ok(accepted.effects.some((effect) => effect.key === 'toast.takeback.accepted'));
+		assert.deepEqual(noteOf(accepted.state, 0), { key: 'note.answer.opponent.accepted' });
+		state = run(accepted.state, takebackBoard([first], second), takebackBoard([], first)).state;
+		assert.equal(boardText(state.cells), boardText(emptyCells(15)));
+		assert.equal(isMyTurn(state), true);
+		assert.equal(canRedo(state), false, 'expected no redo between two players');
+	});
+
+	it('the opponent\'s offer: a prompt to accept or decline, answered once', () => {
+		let state = withMoves(playing('back'), [first, second]);
+		const offered = run(state, { type: 'offer', what: 'takeback', by: 'front' });
+		state = offered.state;
+		assert.equal(state.offer, 'received');
+		assert.deepEqual(kinds(offered.effects), ['sound:turn']);
+		assert.deepEqual(noteOf(state, 0), { key: 'note.offer.received' });
+		assert.equal(canAnswer(state), true);
+		assert.equal(canUndo(state), false, 'expected no offer of mine while the opponent\'s is pending');
+		const answered = reduce(state, { type: 'client/answer', accept: false });
+		assert.deepEqual(sent(answered.effects), [{ type: 'answer', what: 'takeback', accept: false }]);
+		assert.equal(canAnswer(answered.state), false, 'expected one answer only');
+		const done = run(answered.state, { type: 'answer', what: 'takeback', accept: false, by: 'back' });
+		assert.equal(done.state.offer, null);
+		assert.deepEqual(done.effects, [], 'expected no toast for my own answer');
+		assert.deepEqual(noteOf(done.state, 0), { key: 'note.answer.me.declined' });
+		assert.deepEqual(reduce(done.state, { type: 'client/answer', accept: true }).effects, []);
+	});
+
+	it('ignores offers and answers of another kind or with bad fields', () => {
+		const state = withMoves(playing('back'), [first]);
+		for (const message of [
+			{ type: 'offer', what: 'draw', by: 'front' },
+			{ type: 'offer', what: 'takeback' },
+			{ type: 'answer', what: 'takeback', accept: 'yes', by: 'front' },
+		])
+			assert.equal(reduce(state, message).state, state, JSON.stringify(message));
+	});
+
+	it('no_offer clears a prompt the server no longer has', () => {
+		const state = run(withMoves(playing('back'), [first]), { type: 'offer', what: 'takeback', by: 'front' },
+			{ type: 'client/answer', accept: true }, { type: 'error', code: 'no_offer', message: 'no offer' }).state;
+		assert.equal(state.offer, null);
+		assert.equal(canAnswer(state), false);
 	});
 });

@@ -83,6 +83,18 @@ describe('socket URL', () => {
 		assert.equal(socketUrl({ protocol: 'http:', host: 'h:1' }, uid, 'Zoë & 五目'),
 			`ws://h:1/?uid=${uid}&name=Zo%C3%AB%20%26%20%E4%BA%94%E7%9B%AE&updates=move`);
 	});
+
+	it('asks for the computer with mode=ai and the level, keeping uid, name and compact boards', () => {
+		assert.equal(socketUrl({ protocol: 'http:', host: 'h:1' }, uid, 'Ada', { mode: 'ai', level: 'easy' }),
+			`ws://h:1/?uid=${uid}&name=Ada&mode=ai&level=easy&updates=move`);
+		assert.equal(socketUrl({ protocol: 'https:', host: 'h' }, uid, '', { mode: 'ai', level: 'hard' }),
+			`wss://h/?uid=${uid}&mode=ai&level=hard&updates=move`);
+	});
+
+	it('adds nothing for an online game (the server\'s default mode)', () => {
+		assert.equal(socketUrl({ protocol: 'http:', host: 'h:1' }, uid, '', { mode: 'online', level: 'hard' }),
+			`ws://h:1/?uid=${uid}&updates=move`);
+	});
 });
 
 describe('reconnect schedule', () => {

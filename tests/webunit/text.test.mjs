@@ -20,6 +20,22 @@ describe('text', () => {
 		}
 	});
 
+	it('has a text of its own for every error a player can cause by playing, takebacks and modes included', () => {
+		const codes = ['not_your_turn', 'occupied', 'out_of_range', 'game_over', 'not_in_game', 'bad_name',
+			'bad_mode', 'bad_offer', 'nothing_to_undo', 'nothing_to_redo', 'offer_pending', 'no_offer', 'too_soon'];
+		for (const code of codes)
+			for (const lang of LANGUAGES)
+				assert.ok(hasText(lang, `error.${code}`), `expected a ${lang} text for error ${code}`);
+	});
+
+	it('names the modes and levels in both languages', () => {
+		assert.deepEqual(['mode.online', 'mode.ai', 'mode.local', 'button.undo', 'button.redo'].map((key) => text('zh', key)),
+			['在线对战', '人机对战', '本地双人', '悔棋', '撤销悔棋']);
+		assert.deepEqual(['level.easy', 'level.medium', 'level.hard'].map((key) => text('zh', key)), ['简单', '中等', '困难']);
+		assert.deepEqual(['mode.online', 'mode.ai', 'mode.local'].map((key) => text('en', key)),
+			['Online', 'vs Computer', 'Local two players']);
+	});
+
 	it('fills parameters and leaves unknown ones as they are', () => {
 		assert.equal(text('en', 'note.away', { seconds: 12 }), 'Opponent reconnecting… 12 s');
 		assert.equal(text('zh', 'note.away', { seconds: 12 }), '对手正在重连… 12 秒');

@@ -7,15 +7,28 @@
 // `board` says so, never when the player clicks. The page asks for compact
 // boards (updates=move: the move and the side to move, without the whole
 // position) and adds each move to the board itself; a board with content
-// (the one after a resumed seat's role) replaces the whole position.
+// (the one after a resumed seat's role, and every takeback's) replaces the
+// whole position.
+//
+// Modes (chosen on the start screen, state.mode) and the kind of the game
+// shown (state.kind, set when a game starts):
+//   online     matched with another player by the server; a takeback
+//              (undo) is an offer the opponent accepts or declines
+//   ai         the server's engine plays the other side (mode=ai, or a
+//              role whose opponent says ai: true); a takeback is accepted
+//              at once, and what was taken back can be redone
+//   local      two players on this screen, no server at all: local.js
+//              keeps the game and rules.js judges it; undo and redo any
+//              number of moves, also after the end
 //
 // Phases (data-state on the page):
-//   idle       nothing going on; "Find opponent"
+//   idle       nothing going on; "Find opponent" (or the mode's own start)
 //   searching  connected or connecting, waiting for a match; "Cancel"
 //   resuming   trying to get a game's seat back after a dropped socket or a
 //              reload; the board is not live
 //   playing    in a room; the board is live once synced
 //   over       the game ended (or was lost); "Play again"
+// A local game is never searching or resuming: it starts playing at once.
 //
 // reduce(state, action, now) returns { state, effects }. Actions are the
 // server's messages as they came ({type: 'board', …}) and the page's own
@@ -28,14 +41,25 @@
 //                                 remember (sessionStorage) the game in
 //                                 progress, for a reload
 //   {kind: 'new-uid'}             this tab's uid now belongs to another tab
-//   {kind: 'sound', name}         stone, turn, win, loss, left
+//   {kind: 'sound', name}         stone, undo, turn, win, loss, left
 //   {kind: 'toast', key, params}  a short message over the board (a text
 //   {kind: 'toast', code, message}  key, or a request the server refused)
 
 import { retryDelay } from './net.js';
 import { pointLabel } from './text.js';
+import {
+	newLocalGame, playLocal, undoLocal, redoLocal, canUndo as canUndoLocal, canRedo as canRedoLocal, lastLocalMove,
+} from './local.js';
 
 export const ROLES = ['front', 'back'];
+export const MODES = ['online', 'ai', 'local'];
+export const LEVELS = ['easy', 'medium', 'hard'];
+
+/**
+ * The settings of a local game: those of a server started without flags
+ * (15 × 15, freestyle, a full board goes to white).
+ */
+export const LOCAL_SETTINGS = { size: 15, rule: 'freestyle', fullBoard: 'back' };
 
 /** The other side: front <-> back. */
 export function otherRole(role) {
@@ -51,6 +75,9 @@ export function emptyCells(size) {
 export function initialState(size = 15) {
 	return {
 		phase: 'idle',
+		mode: 'online', // the mode the next game starts in (MODES)
+		level: 'medium', // the engine's level for mode ai (LEVELS)
+		kind: '', // the game shown: '' (none) | online | ai | local
 		size,
 		rule: 'freestyle',
 		version: '',
@@ -72,14 +99,37 @@ export function initialState(size = 15) {
 		resume: null, // {room, role} of the seat being taken back
 		synced: true, // false from a resumed role until the pong after it
 		pending: false, // a move was sent and its answer has not come
+		opponentLevel: '', // ai: the engine's level, from role
+		history: [], // server games: the moves seen, [{x, y, role}]
+		takenBack: [], // ai: moves taken back since the last new move
+		offer: null, // online: a takeback offer pending, 'sent' | 'received'
+		answer: null, // online: the last answer, {accept, by: 'me' | 'opponent'}
+		asking: false, // a takeback, redo or answer was sent, not yet answered
+		local: null, // local: the game (local.js)
+	};
+}
+
+/** The fields of the game shown that start empty in every new game. */
+function freshGameFields() {
+	return {
+		opponentLevel: '',
+		history: [],
+		takenBack: [],
+		offer: null,
+		answer: null,
+		asking: false,
+		local: null,
 	};
 }
 
 /** The state of a fresh game in room, with the board cleared. */
-function newGame(state, { role, room, size, opponent, synced }) {
+function newGame(state, { role, room, size, opponent, synced, ai, level }) {
 	return {
 		...state,
+		...freshGameFields(),
 		phase: 'playing',
+		kind: ai ? 'ai' : 'online',
+		opponentLevel: ai ? level : '',
 		role,
 		room,
 		size,
@@ -103,6 +153,8 @@ function newGame(state, { role, room, size, opponent, synced }) {
 function cleared(state) {
 	return {
 		...state,
+		...freshGameFields(),
+		kind: '',
 		role: null,
 		room: null,
 		opponent: '',
@@ -240,6 +292,8 @@ function onRole(state, message) {
 		room: message.room,
 		size: sizeOf(message, state.size),
 		opponent: nameOf(message.opponent),
+		ai: Boolean(message.opponent && message.opponent.ai === true),
+		level: message.opponent && LEVELS.includes(message.opponent.level) ? message.opponent.level : '',
 	};
 	if (state.phase === 'resuming') {
 		if (!state.resume || message.room !== state.resume.room)
@@ -290,20 +344,79 @@ function cellsOf(state, message) {
 	return cells;
 }
 
+function sameMove(a, b) {
+	return Boolean(a && b) && a.x === b.x && a.y === b.y && a.role === b.role;
+}
+
+/** The {x, y, role} of a message field when it is one on this board. */
+function moveOf(field, size) {
+	return validMove(field, size) && ROLES.includes(field.role) ? { x: field.x, y: field.y, role: field.role } : null;
+}
+
+/**
+ * True when cells are before with move's stone added and nothing else
+ * changed: a board with content that continues the one shown.
+ */
+function continues(before, cells, move, size) {
+	if (!move)
+		return false;
+	const index = move.y * size + move.x;
+	return before[index] === '' && cells.every((cell, i) => (i === index ? cell === move.role : cell === before[i]));
+}
+
 function onBoard(state, message) {
-	if (state.phase !== 'playing' || state.winner)
+	if (state.kind === 'local' || state.phase !== 'playing' || state.winner)
 		return { state, effects: [] };
 	const cells = cellsOf(state, message);
 	if (!cells)
 		return { state, effects: [] };
+	const moves = Number.isInteger(message.moves) ? message.moves : cells.filter((cell) => cell !== '').length;
+	const toMove = ROLES.includes(message.role) ? message.role : state.toMove;
+	const undo = message.content !== undefined && message.move === undefined ? moveOf(message.undo, state.size) : null;
+	if (undo) {
+		// A takeback: the stone undo names is gone. The last move shown is
+		// the one before it, when the moves seen reach that far.
+		const top = state.history[state.history.length - 1];
+		const history = sameMove(top, undo) ? state.history.slice(0, -1) : [];
+		return {
+			state: {
+				...state,
+				cells,
+				toMove,
+				moves,
+				history,
+				lastMove: history.length ? { ...history[history.length - 1] } : null,
+				takenBack: [...state.takenBack, undo],
+				answer: null,
+				pending: false,
+				asking: false,
+			},
+			effects: state.synced ? [{ kind: 'sound', name: 'undo' }] : [],
+		};
+	}
+	const move = moveOf(message.move, state.size);
+	let history;
+	if (message.content === undefined)
+		history = [...state.history, move];
+	else if (continues(state.cells, cells, move, state.size))
+		history = [...state.history, move];
+	else
+		history = move ? [move] : []; // a whole position: what came before is not known
+	// A move that plays again the last one taken back is a redo; any
+	// other new move means there is nothing left to redo.
+	const takenBack = sameMove(state.takenBack[state.takenBack.length - 1], move)
+		? state.takenBack.slice(0, -1) : [];
 	const next = {
 		...state,
 		cells,
-		toMove: ROLES.includes(message.role) ? message.role : state.toMove,
-		moves: Number.isInteger(message.moves) ? message.moves
-			: cells.filter((cell) => cell !== '').length,
-		lastMove: validMove(message.move, state.size) ? { ...message.move } : null,
+		toMove,
+		moves,
+		history,
+		lastMove: move,
+		takenBack,
+		answer: null,
 		pending: false,
+		asking: false,
 	};
 	const effects = [];
 	if (state.synced) {
@@ -312,6 +425,115 @@ function onBoard(state, message) {
 			effects.push({ kind: 'sound', name: 'turn' });
 	}
 	return { state: next, effects };
+}
+
+/**
+ * A takeback offer (online games): by the player ('sent') or by the
+ * opponent ('received', who is then asked to accept or decline).
+ */
+function onOffer(state, message) {
+	if (state.kind !== 'online' || state.phase !== 'playing' || state.winner ||
+	    message.what !== 'takeback' || !ROLES.includes(message.by))
+		return { state, effects: [] };
+	const mine = message.by === state.role;
+	return {
+		state: { ...state, offer: mine ? 'sent' : 'received', answer: null, asking: false },
+		effects: mine || !state.synced ? [] : [{ kind: 'sound', name: 'turn' }],
+	};
+}
+
+/**
+ * The answer to a takeback offer (online games): by the side that was
+ * asked. The takeback's boards follow an accepted one.
+ */
+function onAnswer(state, message) {
+	if (state.kind !== 'online' || state.phase !== 'playing' ||
+	    message.what !== 'takeback' || typeof message.accept !== 'boolean' || !ROLES.includes(message.by))
+		return { state, effects: [] };
+	const by = message.by === state.role ? 'me' : 'opponent';
+	const effects = [];
+	if (by === 'opponent' && state.synced)
+		effects.push({ kind: 'toast', key: message.accept ? 'toast.takeback.accepted' : 'toast.takeback.declined' });
+	return {
+		state: { ...state, offer: null, answer: { accept: message.accept, by }, asking: false },
+		effects,
+	};
+}
+
+/**
+ * The state showing local game local: its board, side to move and last
+ * move; over with its result once it has one, playing again when a
+ * takeback removed it.
+ */
+function showLocal(state, local) {
+	const result = local.result;
+	return {
+		...state,
+		local,
+		phase: result ? 'over' : 'playing',
+		cells: local.cells,
+		toMove: local.toMove,
+		moves: local.history.length,
+		lastMove: lastLocalMove(local),
+		winner: result,
+		outcome: !result ? null : result.winner === 'draw' ? 'draw' : 'win',
+	};
+}
+
+/** The sounds of a local stone: the stone, and the result it made. */
+function localSounds(local) {
+	const effects = [{ kind: 'sound', name: 'stone' }];
+	if (local.result)
+		effects.push({ kind: 'sound', name: local.result.winner === 'draw' ? 'loss' : 'win' });
+	return effects;
+}
+
+/** A new game of two players on this screen: no socket. */
+function startLocal(state) {
+	const local = newLocalGame(LOCAL_SETTINGS);
+	return {
+		state: showLocal({
+			...cleared(state),
+			kind: 'local',
+			size: local.size,
+			rule: local.rule,
+			link: 'closed',
+		}, local),
+		effects: [{ kind: 'forget-game' }, { kind: 'disconnect' }],
+	};
+}
+
+function onUndo(state) {
+	if (!canUndo(state))
+		return { state, effects: [] };
+	if (state.kind === 'local')
+		return { state: showLocal(state, undoLocal(state.local)), effects: [{ kind: 'sound', name: 'undo' }] };
+	return {
+		state: { ...state, asking: true, answer: null },
+		effects: [{ kind: 'send', message: { type: 'offer', what: 'takeback' } }],
+	};
+}
+
+function onRedo(state) {
+	if (!canRedo(state))
+		return { state, effects: [] };
+	if (state.kind === 'local') {
+		const local = redoLocal(state.local);
+		return { state: showLocal(state, local), effects: localSounds(local) };
+	}
+	return {
+		state: { ...state, asking: true },
+		effects: [{ kind: 'send', message: { type: 'redo' } }],
+	};
+}
+
+function onAnswerOffer(state, accept) {
+	if (!canAnswer(state) || typeof accept !== 'boolean')
+		return { state, effects: [] };
+	return {
+		state: { ...state, asking: true },
+		effects: [{ kind: 'send', message: { type: 'answer', what: 'takeback', accept } }],
+	};
 }
 
 function onWinner(state, message) {
@@ -360,9 +582,13 @@ function onDisconnect(state) {
 function onError(state, message) {
 	const code = typeof message.code === 'string' ? message.code : '';
 	const text = typeof message.message === 'string' ? message.message : code;
-	const next = { ...state, pending: false };
-	if (code === 'bad_name' || code === 'bad_uid')
+	const next = { ...state, pending: false, asking: false };
+	if (code === 'bad_name' || code === 'bad_uid' || code === 'bad_mode')
 		next.refusal = text;
+	if (code === 'nothing_to_redo')
+		next.takenBack = []; // the server has nothing (more) to redo
+	if (code === 'no_offer' && state.offer === 'received')
+		next.offer = null; // the offer went away (a move or a leave declined it)
 	return { state: next, effects: [{ kind: 'toast', code, message: text }] };
 }
 
@@ -387,11 +613,15 @@ export function reduce(state, action, now = 0) {
 	case 'client/find':
 		if (state.phase !== 'idle' && state.phase !== 'over')
 			return { state, effects: [] };
+		if (state.mode === 'local')
+			return startLocal(state);
 		return {
 			state: { ...cleared(state), phase: 'searching', link: 'connecting' },
 			effects: [{ kind: 'forget-game' }, { kind: 'connect' }],
 		};
 	case 'client/cancel':
+		if (state.kind === 'local' && state.phase === 'playing')
+			return { state: { ...cleared(state), phase: 'idle' }, effects: [] };
 		if (state.phase !== 'searching')
 			return { state, effects: [] };
 		return {
@@ -414,11 +644,36 @@ export function reduce(state, action, now = 0) {
 	case 'client/move':
 		if (!canPlace(state, action.x, action.y))
 			return { state, effects: [] };
+		if (state.kind === 'local') {
+			const local = playLocal(state.local, action.x, action.y);
+			return { state: showLocal(state, local), effects: localSounds(local) };
+		}
 		return {
 			state: { ...state, pending: true },
 			effects: [{ kind: 'send', message: { type: 'move', x: action.x, y: action.y } }],
 		};
+	case 'client/undo':
+		return onUndo(state);
+	case 'client/redo':
+		return onRedo(state);
+	case 'client/answer':
+		return onAnswerOffer(state, action.accept);
+	case 'client/choose':
+		// The start screen's choice of mode and level; kept for the next
+		// game, and not changed while one is being found or played.
+		if (state.phase !== 'idle' && state.phase !== 'over')
+			return { state, effects: [] };
+		return {
+			state: {
+				...state,
+				mode: MODES.includes(action.mode) ? action.mode : state.mode,
+				level: LEVELS.includes(action.level) ? action.level : state.level,
+			},
+			effects: [],
+		};
 	case 'client/closed':
+		if (state.kind === 'local')
+			return { state, effects: [] }; // an old game's socket: nothing to do with this one
 		return onClosed(state, action);
 	case 'welcome':
 		return onWelcome(state, action);
@@ -429,7 +684,13 @@ export function reduce(state, action, now = 0) {
 	case 'board':
 		return onBoard(state, action);
 	case 'winner':
+		if (state.kind === 'local')
+			return { state, effects: [] };
 		return onWinner(state, action);
+	case 'offer':
+		return onOffer(state, action);
+	case 'answer':
+		return onAnswer(state, action);
 	case 'disconnect':
 		return onDisconnect(state);
 	case 'error':
@@ -437,7 +698,7 @@ export function reduce(state, action, now = 0) {
 	case 'pong':
 		return onPong(state);
 	case 'opponent_away': {
-		if (state.phase !== 'playing')
+		if (state.phase !== 'playing' || state.kind === 'local')
 			return { state, effects: [] };
 		const seconds = Number.isFinite(action.seconds) && action.seconds > 0 ? action.seconds : 0;
 		return { state: { ...state, awayUntil: now + seconds * 1000 }, effects: [] };
@@ -454,17 +715,32 @@ export function reduce(state, action, now = 0) {
 	}
 }
 
-/** True while the board takes moves: in a game, synced, not ended. */
+/**
+ * True while the board takes moves: in a game, synced, not ended (a local
+ * game has no socket to wait for).
+ */
 export function isLive(state) {
+	if (state.kind === 'local')
+		return state.phase === 'playing' && !state.winner;
 	return state.phase === 'playing' && state.synced && state.link === 'open' && !state.winner;
 }
 
-/** True when it is this player's move and no move is on its way. */
+/**
+ * True when a click may place a stone: this player's move and no move on
+ * its way; in a local game, always while it goes on (both sides click).
+ */
 export function isMyTurn(state) {
+	if (state.kind === 'local')
+		return isLive(state);
 	return isLive(state) && state.toMove === state.role && !state.pending;
 }
 
-/** True when a click on (x, y) should send a move: my turn, an empty point. */
+/** The colour a click places now: the side to move in a local game, else mine. */
+export function moverRole(state) {
+	return state.kind === 'local' ? state.toMove : state.role;
+}
+
+/** True when a click on (x, y) should play there: my turn, an empty point. */
 export function canPlace(state, x, y) {
 	if (!isMyTurn(state) || !Number.isInteger(x) || !Number.isInteger(y))
 		return false;
@@ -473,11 +749,79 @@ export function canPlace(state, x, y) {
 	return state.cells[y * state.size + x] === '';
 }
 
-/** Whose turn the page shows: 'me', 'opponent' or '' (no live game). */
+/**
+ * Whose turn the page shows: 'me', 'opponent' or '' (no live game). In a
+ * local game the first card is black's and the second white's.
+ */
 export function turnOf(state) {
 	if (state.phase !== 'playing' || state.winner || !state.synced)
 		return '';
+	if (state.kind === 'local')
+		return state.toMove === 'front' ? 'me' : 'opponent';
 	return state.toMove === state.role ? 'me' : 'opponent';
+}
+
+/** True when the player has a stone on the board. */
+function hasOwnStone(state) {
+	return state.cells.includes(state.role);
+}
+
+/** True when a server request of this player's may go out now. */
+function canAsk(state) {
+	return isLive(state) && !state.pending && !state.asking;
+}
+
+/**
+ * True when Undo does something now. Local: a move was played (also after
+ * the end). Against the engine: the player has a stone on the board and
+ * the game goes on. Online: the same, and no offer is pending.
+ */
+export function canUndo(state) {
+	switch (state.kind) {
+	case 'local':
+		return ['playing', 'over'].includes(state.phase) && canUndoLocal(state.local);
+	case 'ai':
+		return canAsk(state) && hasOwnStone(state);
+	case 'online':
+		return canAsk(state) && hasOwnStone(state) && state.offer === null;
+	default:
+		return false;
+	}
+}
+
+/**
+ * True when Redo does something now. Local: a move was taken back and
+ * none played since. Against the engine: the same, as far as the page saw.
+ * Online: never.
+ */
+export function canRedo(state) {
+	switch (state.kind) {
+	case 'local':
+		return ['playing', 'over'].includes(state.phase) && canRedoLocal(state.local);
+	case 'ai':
+		return canAsk(state) && state.takenBack.length > 0;
+	default:
+		return false;
+	}
+}
+
+/** True when the opponent's takeback offer waits for this player's answer. */
+export function canAnswer(state) {
+	return state.kind === 'online' && state.offer === 'received' && isLive(state) && !state.asking;
+}
+
+/**
+ * Which of Undo and Redo the page shows: both in local games (also after
+ * the end) and in live games against the engine, Undo alone in live
+ * online games; none before a game or after a server game ended.
+ */
+export function toolsOf(state) {
+	const inGame = state.phase === 'playing' || (state.phase === 'over' && state.kind === 'local');
+	const kind = inGame ? state.kind : '';
+	return {
+		undo: ['local', 'ai', 'online'].includes(kind),
+		redo: ['local', 'ai'].includes(kind),
+	};
 }
 
 /** The board as text, row-major: '.' empty, 'x' front (black), 'o' back. */
@@ -496,20 +840,35 @@ export function statusOf(state) {
 			return { key: 'status.refused', params: { message: state.refusal || '' } };
 		if (state.notice === 'unreachable')
 			return { key: 'status.unreachable' };
-		return { key: 'status.idle' };
+		return { key: state.mode === 'online' ? 'status.idle' : `status.idle.${state.mode}` };
 	case 'searching':
-		return { key: state.link === 'retrying' ? 'status.reconnecting' : 'status.searching' };
+		if (state.link === 'retrying')
+			return { key: 'status.reconnecting' };
+		return { key: state.mode === 'ai' ? 'status.starting' : 'status.searching' };
 	case 'resuming':
 		return { key: state.link === 'retrying' ? 'status.reconnecting' : 'status.resuming' };
 	case 'playing':
+		if (state.kind === 'local')
+			return { key: `status.local.${state.toMove}` };
 		if (!state.synced)
 			return { key: 'status.resuming' };
-		return { key: state.toMove === state.role ? 'status.your_turn' : 'status.their_turn' };
+		if (state.toMove === state.role)
+			return { key: 'status.your_turn' };
+		return { key: state.kind === 'ai' ? 'status.ai_turn' : 'status.their_turn' };
 	case 'over':
+		if (state.kind === 'local' && state.winner)
+			return { key: localOutcomeKey(state.winner) };
 		return { key: outcomeKey(state) };
 	default:
 		return { key: 'status.idle' };
 	}
+}
+
+/** The result of a local game: black or white wins, by five or a full board; a draw. */
+function localOutcomeKey(winner) {
+	if (winner.winner === 'draw')
+		return 'status.draw';
+	return `status.local.${winner.winner}.${winner.reason === 'full' ? 'full' : 'wins'}`;
 }
 
 function outcomeKey(state) {
@@ -534,8 +893,9 @@ function outcomeKey(state) {
 
 /**
  * The second status line as a text key and parameters, or null: the
- * opponent's reconnect countdown, how many moves were played, that the
- * opponent left after the game ended, or where the five is.
+ * opponent's reconnect countdown, a takeback offer pending or its answer,
+ * how many moves were played, that the opponent left after the game
+ * ended, or where the five is.
  */
 export function noteOf(state, now) {
 	if (state.phase === 'playing' && state.synced) {
@@ -543,6 +903,10 @@ export function noteOf(state, now) {
 			const seconds = Math.max(0, Math.ceil((state.awayUntil - now) / 1000));
 			return { key: 'note.away', params: { seconds } };
 		}
+		if (state.offer)
+			return { key: `note.offer.${state.offer}` };
+		if (state.answer)
+			return { key: `note.answer.${state.answer.by}.${state.answer.accept ? 'accepted' : 'declined'}` };
 		return state.moves ? { key: 'note.moves', params: { moves: state.moves } } : { key: 'note.first' };
 	}
 	if (state.phase !== 'over' || !state.winner)

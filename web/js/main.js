@@ -5,12 +5,14 @@
 //
 // What the page exposes for tests, and for nothing else, is read-only:
 // data-* attributes on #app (state, role, turn, result, link, live, lang,
-// muted) and on the board canvas (size, moves, stones, board, last, line),
-// plus the text of the status line, the toast and the player cards.
+// muted, mode, level, kind, offer) and on the board canvas (size, moves,
+// stones, board, last, line), plus the text of the status line, the toast
+// and the player cards.
 
 import { boardGeometry, pointToCell, fitBoardSide, isCursorKey, moveCursor } from './layout.js';
 import {
-	initialState, reduce, canPlace, isLive, turnOf, boardText, statusOf, noteOf, otherRole,
+	initialState, reduce, canPlace, isLive, turnOf, boardText, statusOf, noteOf, otherRole, moverRole,
+	canUndo, canRedo, canAnswer, toolsOf,
 } from './game.js';
 import { Connection, UID_PATTERN, newUid, cleanName, socketUrl } from './net.js';
 import { createBoardRenderer } from './render.js';
@@ -23,6 +25,8 @@ const KEYS = {
 	name: 'gomoku.name', // localStorage: the display name
 	muted: 'gomoku.muted', // localStorage: '1' when muted
 	lang: 'gomoku.lang', // localStorage: 'en' or 'zh' once toggled
+	mode: 'gomoku.mode', // localStorage: the last mode chosen (online, ai, local)
+	level: 'gomoku.level', // localStorage: the last computer level chosen
 };
 const TOAST_MS = 2600;
 
@@ -85,12 +89,28 @@ const el = {
 	me: $('me'),
 	opponent: $('opponent'),
 	rule: $('rule'),
+	modes: $('modes'),
+	modeButtons: [...document.querySelectorAll('#mode [data-mode]')],
+	levelGroup: $('level'),
+	levelButtons: [...document.querySelectorAll('#level [data-level]')],
+	tools: $('tools'),
+	undo: $('undo'),
+	redo: $('redo'),
+	prompt: $('prompt'),
+	accept: $('accept'),
+	decline: $('decline'),
 };
 
 let lang = LANGUAGES.includes(stored('localStorage', KEYS.lang))
 	? stored('localStorage', KEYS.lang)
 	: pickLanguage(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
-let state = initialState();
+// The mode and level chosen last time; the reducer ignores values it
+// does not know.
+let state = reduce(initialState(), {
+	type: 'client/choose',
+	mode: stored('localStorage', KEYS.mode),
+	level: stored('localStorage', KEYS.level),
+}).state;
 let hover = null; // the intersection under the mouse, or null
 let cursor = null; // the keyboard cursor, or null until an arrow key
 let keyboardMode = false; // the cursor, not the mouse, drives the preview
@@ -101,7 +121,7 @@ let awayTimer = null;
 const sound = createSound({ muted: stored('localStorage', KEYS.muted) === '1' });
 const renderer = createBoardRenderer(el.board);
 const connection = new Connection({
-	url: () => socketUrl(location, tabUid(), cleanName(el.name.value)),
+	url: () => socketUrl(location, tabUid(), cleanName(el.name.value), { mode: state.mode, level: state.level }),
 	onMessage: (message) => dispatch(message),
 	onClose: ({ code, reason }) => dispatch({ type: 'client/closed', code, reason }),
 });
@@ -172,7 +192,7 @@ function previewStone() {
 	const at = keyboardMode ? cursor : hover;
 	if (!at || !canPlace(state, at.x, at.y))
 		return null;
-	return { x: at.x, y: at.y, role: state.role };
+	return { x: at.x, y: at.y, role: moverRole(state) };
 }
 
 function drawBoard() {
@@ -225,12 +245,14 @@ function applyLanguage() {
 		node.textContent = text(lang, node.dataset.text);
 	el.lang.setAttribute('aria-label', text(lang, 'lang.toggle.label'));
 	el.name.placeholder = text(lang, 'name.placeholder');
+	$('mode').setAttribute('aria-label', text(lang, 'mode.label'));
+	el.levelGroup.setAttribute('aria-label', text(lang, 'level.label'));
 }
 
 function mainButtonKey() {
 	switch (state.phase) {
 	case 'searching':
-		return 'button.searching';
+		return state.mode === 'ai' ? 'button.starting' : 'button.searching';
 	case 'resuming':
 		return 'button.resuming';
 	case 'playing':
@@ -238,11 +260,11 @@ function mainButtonKey() {
 	case 'over':
 		return 'button.again';
 	default:
-		return 'button.find';
+		return { online: 'button.find', ai: 'button.ai', local: 'button.local' }[state.mode];
 	}
 }
 
-function renderPlayer(card, { name, role, turn, searching = false, left = false, away = false }) {
+function renderPlayer(card, { name, role, turn, searching = false, left = false, away = false, ai = false }) {
 	card.querySelector('.name').textContent = name;
 	card.querySelector('.role').textContent = role ? text(lang, `role.${role}`) : '';
 	card.querySelector('.stone').dataset.role = role || '';
@@ -250,9 +272,21 @@ function renderPlayer(card, { name, role, turn, searching = false, left = false,
 	card.dataset.searching = String(searching);
 	card.dataset.left = String(left);
 	card.dataset.away = String(away);
+	card.dataset.ai = String(ai);
+}
+
+/** The cards of a local game: black's first, white's second. */
+function renderLocalPlayers() {
+	const turn = turnOf(state);
+	renderPlayer(el.me, { name: text(lang, 'player.first'), role: 'front', turn: turn === 'me' });
+	renderPlayer(el.opponent, { name: text(lang, 'player.second'), role: 'back', turn: turn === 'opponent' });
 }
 
 function renderPlayers() {
+	if (state.kind === 'local') {
+		renderLocalPlayers();
+		return;
+	}
 	const turn = turnOf(state);
 	const inRoom = Boolean(state.role) && ['playing', 'over'].includes(state.phase);
 	renderPlayer(el.me, {
@@ -264,7 +298,7 @@ function renderPlayers() {
 	if (state.phase === 'searching' || state.phase === 'resuming')
 		opponentName = text(lang, 'player.waiting');
 	else if (inRoom)
-		opponentName = state.opponent || text(lang, 'player.opponent');
+		opponentName = state.opponent || text(lang, state.kind === 'ai' ? 'player.computer' : 'player.opponent');
 	renderPlayer(el.opponent, {
 		name: opponentName,
 		role: inRoom ? otherRole(state.role) : null,
@@ -272,7 +306,34 @@ function renderPlayers() {
 		searching: state.phase === 'searching',
 		left: inRoom && state.opponentLeft,
 		away: state.phase === 'playing' && state.awayUntil !== null,
+		ai: inRoom && state.kind === 'ai',
 	});
+}
+
+/**
+ * The start screen's choice (shown before a game and after one), the
+ * Undo and Redo buttons (in games that have them) and the prompt that
+ * answers the opponent's takeback offer.
+ */
+function renderChoices() {
+	const choosing = ['idle', 'over'].includes(state.phase);
+	el.modes.hidden = !choosing;
+	for (const button of el.modeButtons)
+		button.setAttribute('aria-pressed', String(button.dataset.mode === state.mode));
+	el.levelGroup.hidden = state.mode !== 'ai';
+	for (const button of el.levelButtons)
+		button.setAttribute('aria-pressed', String(button.dataset.level === state.level));
+
+	const tools = toolsOf(state);
+	el.tools.hidden = !tools.undo && !tools.redo;
+	el.undo.hidden = !tools.undo;
+	el.redo.hidden = !tools.redo;
+	el.undo.disabled = !canUndo(state);
+	el.redo.disabled = !canRedo(state);
+
+	el.prompt.hidden = state.offer !== 'received' || !isLive(state);
+	el.accept.disabled = !canAnswer(state);
+	el.decline.disabled = !canAnswer(state);
 }
 
 function render() {
@@ -286,24 +347,32 @@ function render() {
 	app.live = String(isLive(state));
 	app.lang = lang;
 	app.muted = String(sound.muted);
+	app.mode = state.mode;
+	app.level = state.level;
+	app.kind = state.kind;
+	app.offer = state.offer || '';
 
 	const status = statusOf(state);
 	el.status.textContent = text(lang, status.key, status.params);
 	const note = noteOf(state, now);
 	el.note.textContent = note ? text(lang, note.key, note.params) : '';
 
-	// The rule is known once the server said it (welcome).
+	// The rule is known once the server said it (welcome), or the local
+	// game's own.
 	const ruleKey = `rule.${state.rule}`;
 	el.rule.textContent = ['playing', 'over'].includes(state.phase) && hasText(lang, ruleKey) ? text(lang, ruleKey) : '';
 
 	el.mainText.textContent = text(lang, mainButtonKey());
 	el.main.disabled = !['idle', 'over'].includes(state.phase);
-	el.cancel.hidden = state.phase !== 'searching';
+	const leavesLocal = state.kind === 'local' && state.phase === 'playing';
+	el.cancel.hidden = state.phase !== 'searching' && !leavesLocal;
+	el.cancel.textContent = text(lang, leavesLocal ? 'button.leave' : 'button.cancel');
 	el.name.disabled = !['idle', 'over'].includes(state.phase);
 	el.mute.setAttribute('aria-pressed', String(sound.muted));
 	el.mute.setAttribute('aria-label', text(lang, sound.muted ? 'mute.off' : 'mute.on'));
 	el.mute.title = el.mute.getAttribute('aria-label');
 	renderPlayers();
+	renderChoices();
 
 	const waitingForServer = state.phase === 'resuming' || (state.phase === 'playing' && !state.synced);
 	el.veil.hidden = !waitingForServer;
@@ -388,6 +457,24 @@ for (const type of ['pointerdown', 'keydown'])
 
 el.main.addEventListener('click', () => dispatch({ type: 'client/find' }));
 el.cancel.addEventListener('click', () => dispatch({ type: 'client/cancel' }));
+el.undo.addEventListener('click', () => dispatch({ type: 'client/undo' }));
+el.redo.addEventListener('click', () => dispatch({ type: 'client/redo' }));
+el.accept.addEventListener('click', () => dispatch({ type: 'client/answer', accept: true }));
+el.decline.addEventListener('click', () => dispatch({ type: 'client/answer', accept: false }));
+
+for (const button of el.modeButtons) {
+	button.addEventListener('click', () => {
+		dispatch({ type: 'client/choose', mode: button.dataset.mode });
+		store('localStorage', KEYS.mode, state.mode);
+	});
+}
+
+for (const button of el.levelButtons) {
+	button.addEventListener('click', () => {
+		dispatch({ type: 'client/choose', level: button.dataset.level });
+		store('localStorage', KEYS.level, state.level);
+	});
+}
 
 el.lang.addEventListener('click', () => {
 	lang = otherLanguage(lang);

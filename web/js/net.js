@@ -48,14 +48,19 @@ export function cleanName(raw) {
 /**
  * The game's WebSocket URL on the page's own host: ws: for an http page,
  * wss: for https. location is {protocol, host}; the name is left out when
- * empty. updates=move asks for compact boards (the move without the whole
+ * empty. A game against the server's engine asks for it with mode=ai and
+ * its level (game options {mode: 'ai', level}); any other mode is the
+ * default (online: matched with another player) and adds nothing.
+ * updates=move asks for compact boards (the move without the whole
  * position; see game.js).
  */
-export function socketUrl(location, uid, name = '') {
+export function socketUrl(location, uid, name = '', { mode = 'online', level = 'medium' } = {}) {
 	const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
 	let url = `${scheme}//${location.host}/?uid=${encodeURIComponent(uid)}`;
 	if (name)
 		url += `&name=${encodeURIComponent(name)}`;
+	if (mode === 'ai')
+		url += `&mode=ai&level=${encodeURIComponent(level)}`;
 	return `${url}&updates=move`;
 }
 

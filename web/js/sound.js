@@ -49,6 +49,11 @@ const NOTES = { C4: 261.63, Eb4: 311.13, G4: 392.0, A4: 440.0, C5: 523.25, E5: 6
 /** Each sound: what to play from time start on context into out. */
 const SOUNDS = {
 	stone,
+	// A stone lifted off the board: a softer, higher knock sliding down.
+	undo(context, out, start) {
+		tone(context, out, { frequency: NOTES.A5, start, peak: 0.08, attack: 0.004, decay: 0.07, type: 'triangle' });
+		tone(context, out, { frequency: NOTES.E5, start: start + 0.06, peak: 0.06, attack: 0.004, decay: 0.1, type: 'triangle' });
+	},
 	turn(context, out, start) {
 		tone(context, out, { frequency: NOTES.E5, start: start + 0.12, peak: 0.07, decay: 0.2 });
 		tone(context, out, { frequency: NOTES.A5, start: start + 0.22, peak: 0.07, decay: 0.3 });
