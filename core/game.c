@@ -125,6 +125,30 @@ enum move_result game_find_board_move(const struct game *game, enum role role,
 	return MOVE_OK;
 }
 
+bool game_undo(struct game *game, struct cell *cell, enum role *mover)
+{
+	int index, size = game->board.size;
+
+	if (game_is_over(game) || game->moves_played == 0)
+		return false;
+	index = game->history[--game->moves_played];
+	cell->x = index % size;
+	cell->y = index / size;
+	*mover = game->moves_played % 2 ? ROLE_BACK : ROLE_FRONT;
+	board_clear(&game->board, cell->x, cell->y);
+	game->to_move = *mover;
+	if (game->moves_played) {
+		index = game->history[game->moves_played - 1];
+		game->last_move.x = index % size;
+		game->last_move.y = index / size;
+		game->last_mover = role_other(*mover);
+	} else {
+		game->last_move = (struct cell){ 0, 0 };
+		game->last_mover = ROLE_NONE;
+	}
+	return true;
+}
+
 void game_forfeit(struct game *game, enum role loser)
 {
 	if (game_is_over(game) || role_other(loser) == ROLE_NONE)

@@ -79,6 +79,13 @@ enum move_result game_find_board_move(const struct game *game, enum role role,
 				      const uint8_t *cells, int *x, int *y);
 
 /* Ends a live game: role loses by forfeit. No-op when already over. */
+/*
+ * Takes back the last move of a live game: its cell is emptied and its
+ * mover is to move again. Fills *cell and *mover with what was removed.
+ * False (nothing changed) when no move was played or the game is over.
+ */
+bool game_undo(struct game *game, struct cell *cell, enum role *mover);
+
 void game_forfeit(struct game *game, enum role loser);
 
 /* "front", "back", "draw" or "" while playing. */

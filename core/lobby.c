@@ -55,6 +55,12 @@ int lobby_init(struct lobby *lobby, const struct lobby_config *config,
 	return 0;
 }
 
+static void lobby_room_free(struct lobby_room *room)
+{
+	free(room->redo);
+	free(room);
+}
+
 void lobby_release(struct lobby *lobby)
 {
 	struct lobby_player *player;
@@ -68,9 +74,13 @@ void lobby_release(struct lobby *lobby)
 			room = player->room;
 			if (player->state == PLAYER_PLAYING && room) {
 				room->seats[player->role] = NULL;
+				if (room->ai_role != ROLE_NONE) {
+					free(room->seats[room->ai_role]);
+					room->seats[room->ai_role] = NULL;
+				}
 				if (!room->seats[ROLE_FRONT] &&
 				    !room->seats[ROLE_BACK])
-					free(room);
+					lobby_room_free(room);
 			}
 			free(player);
 		}
@@ -153,9 +163,11 @@ static void lobby_seat_remove(struct lobby *lobby, struct lobby_player *player)
 }
 
 /* Puts player last in the waiting queue. */
-static void lobby_queue_append(struct lobby *lobby, struct lobby_player *player)
+static void lobby_queue_append(struct lobby *lobby, struct lobby_player *player,
+			       uint64_t now_ms)
 {
 	player->state = PLAYER_WAITING;
+	player->waiting_since = now_ms;
 	player->queue_next = NULL;
 	player->queue_prev = lobby->queue_tail;
 	if (lobby->queue_tail)
@@ -253,6 +265,9 @@ static void lobby_send_role(struct lobby *lobby,
 		.role = player->role,
 		.room_id = room->id,
 		.opponent_name = opponent ? opponent->name : NULL,
+		.ai_level = opponent && opponent->ai ?
+				    engine_level_name(opponent->level) :
+				    NULL,
 	};
 
 	lobby_send(lobby, player, &ev);
@@ -406,6 +421,304 @@ static void lobby_copy(char *dst, size_t size, const char *src)
 	snprintf(dst, size, "%s", src ? src : "");
 }
 
+/* The engine is to move in room: the caller is asked to think. */
+static void lobby_ai_think(struct lobby *lobby, struct lobby_room *room)
+{
+	if (room->ai_role != ROLE_NONE && room->game.to_move == room->ai_role &&
+	    lobby->sink.think)
+		lobby->sink.think(lobby->sink.ctx, room);
+}
+
+/*
+ * Seats player (new, or queued: waiting in the queue) against the engine
+ * at level, on a random side. 0, or -ENOMEM with nothing changed.
+ */
+static int lobby_ai_room(struct lobby *lobby, struct lobby_player *player,
+			 enum engine_level level, bool queued)
+{
+	int cells = lobby->config.board_size * lobby->config.board_size;
+	struct lobby_player *engine = calloc(1, sizeof(*engine));
+	struct lobby_room *room = calloc(1, sizeof(*room));
+	uint8_t bytes[16];
+	uint8_t coin;
+
+	if (room)
+		room->redo = malloc((size_t)cells * sizeof(*room->redo));
+	if (!engine || !room || !room->redo) {
+		free(engine);
+		if (room)
+			free(room->redo);
+		free(room);
+		return -ENOMEM;
+	}
+	lobby->random.fill(lobby->random.ctx, bytes, sizeof(bytes));
+	lobby->random.fill(lobby->random.ctx, &coin, sizeof(coin));
+	protocol_format_uuid(bytes, room->id);
+	game_init(&room->game, lobby->config.board_size, lobby->config.rule,
+		  lobby->config.full_board);
+	engine->ai = true;
+	engine->level = level;
+	snprintf(engine->name, sizeof(engine->name), "Computer (%s)",
+		 engine_level_name(level));
+	if (queued)
+		lobby_queue_remove(lobby, player);
+	room->ai_role = (coin & 1) == 0 ? ROLE_BACK : ROLE_FRONT;
+	lobby_room_seat(room, player, role_other(room->ai_role));
+	lobby_room_seat(room, engine, room->ai_role);
+	lobby->stats.rooms++;
+	lobby->stats.rooms_live++;
+	lobby->stats.matches++;
+	lobby->stats.ai_rooms++;
+	lobby->stats.ai_matches++;
+	lobby_record(lobby, RECORD_ROOM_OPENED, room);
+	lobby_send_role(lobby, player);
+	lobby_ai_think(lobby, room);
+	return 0;
+}
+
+/* The pending takeback offer of room lapses: both hear it was declined. */
+static void lobby_offer_lapse(struct lobby *lobby, struct lobby_room *room)
+{
+	struct lobby_player *offerer;
+	struct event ev = { .type = EVENT_ANSWER, .accept = false };
+
+	if (room->offer_by == ROLE_NONE)
+		return;
+	offerer = room->seats[room->offer_by];
+	ev.by = role_other(room->offer_by);
+	room->offer_by = ROLE_NONE;
+	if (offerer)
+		offerer->offer_again_at =
+			lobby->now_ms + LOBBY_OFFER_COOLDOWN_MS;
+	for (int role = ROLE_FRONT; role <= ROLE_BACK; role++)
+		if (room->seats[role])
+			lobby_send(lobby, room->seats[role], &ev);
+}
+
+/*
+ * Takes back moves of room's game until role is to move again (one move
+ * when role moved last, two when the opponent replied), each with a board
+ * to both. Engine rooms keep what was taken back for redo.
+ */
+static void lobby_take_back(struct lobby *lobby, struct lobby_room *room,
+			    enum role role)
+{
+	struct game *game = &room->game;
+	struct event ev = { .type = EVENT_BOARD, .game = game, .undo = true };
+	int taken = 0;
+
+	while (game->moves_played > 0 &&
+	       (taken == 0 || game->to_move != role)) {
+		if (!game_undo(game, &ev.undo_cell, &ev.undo_role))
+			break;
+		taken++;
+		if (room->redo)
+			room->redo[room->redo_count++] =
+				(uint16_t)(ev.undo_cell.y * game->board.size +
+					   ev.undo_cell.x);
+		room->serial++;
+		lobby_record(lobby, RECORD_TAKEBACK, room);
+		for (int seat = ROLE_FRONT; seat <= ROLE_BACK; seat++)
+			if (room->seats[seat])
+				lobby_send(lobby, room->seats[seat], &ev);
+	}
+	lobby->stats.takebacks++;
+}
+
+/* Whether role has a stone on the board (front plays moves 0, 2, ...). */
+static bool lobby_has_moved(const struct game *game, enum role role)
+{
+	return game->moves_played > (role == ROLE_FRONT ? 0 : 1);
+}
+
+/* {"type":"offer","what":"takeback"}. */
+static void lobby_offer(struct lobby *lobby, struct lobby_player *player)
+{
+	struct lobby_room *room = player->room;
+	struct event ev = { .type = EVENT_OFFER, .by = player->role };
+
+	if (!lobby_has_moved(&room->game, player->role)) {
+		lobby_send_error(lobby, player, ERR_NOTHING_TO_UNDO,
+				 "you have no move to take back");
+		return;
+	}
+	if (room->ai_role != ROLE_NONE) {
+		lobby_take_back(lobby, room, player->role);
+		return;
+	}
+	if (room->offer_by != ROLE_NONE) {
+		lobby_send_error(lobby, player, ERR_OFFER_PENDING,
+				 "an offer is already waiting for an answer");
+		return;
+	}
+	if (lobby->now_ms < player->offer_again_at) {
+		lobby_send_error(lobby, player, ERR_TOO_SOON,
+				 "your last offer was declined; wait a little");
+		return;
+	}
+	room->offer_by = player->role;
+	for (int role = ROLE_FRONT; role <= ROLE_BACK; role++)
+		if (room->seats[role])
+			lobby_send(lobby, room->seats[role], &ev);
+}
+
+/* {"type":"answer","what":"takeback","accept":B}. */
+static void lobby_answer(struct lobby *lobby, struct lobby_player *player,
+			 bool accept)
+{
+	struct lobby_room *room = player->room;
+	enum role offerer = role_other(player->role);
+	struct event ev = {
+		.type = EVENT_ANSWER,
+		.accept = accept,
+		.by = player->role,
+	};
+
+	if (room->offer_by != offerer) {
+		lobby_send_error(lobby, player, ERR_NO_OFFER,
+				 "there is no offer to answer");
+		return;
+	}
+	room->offer_by = ROLE_NONE;
+	for (int role = ROLE_FRONT; role <= ROLE_BACK; role++)
+		if (room->seats[role])
+			lobby_send(lobby, room->seats[role], &ev);
+	if (accept)
+		lobby_take_back(lobby, room, offerer);
+	else if (room->seats[offerer])
+		room->seats[offerer]->offer_again_at =
+			lobby->now_ms + LOBBY_OFFER_COOLDOWN_MS;
+}
+
+/* Journals, counts and announces the move just played in room. */
+static void lobby_moved(struct lobby *lobby, struct lobby_room *room)
+{
+	struct game *game = &room->game;
+
+	room->serial++;
+	lobby->stats.moves++;
+	lobby_record(lobby, RECORD_MOVE, room);
+	if (game_is_over(game)) {
+		lobby->stats.rooms_live--;
+		lobby->stats.games_finished[game->reason]++;
+		lobby_record(lobby, RECORD_GAME_OVER, room);
+	}
+	lobby_broadcast_game(lobby, room, EVENT_BOARD);
+	if (game_is_over(game))
+		lobby_broadcast_game(lobby, room, EVENT_WINNER);
+}
+
+/* {"type":"redo"}: engine rooms put back what the last takeback took. */
+static void lobby_redo(struct lobby *lobby, struct lobby_player *player)
+{
+	struct lobby_room *room = player->room;
+	struct game *game = &room->game;
+	int played = 0;
+
+	if (room->ai_role == ROLE_NONE || !room->redo_count) {
+		lobby_send_error(
+			lobby, player, ERR_NOTHING_TO_REDO,
+			room->ai_role == ROLE_NONE ?
+				"redo is for games against the computer" :
+				"there is nothing to redo");
+		return;
+	}
+	while (room->redo_count && !game_is_over(game) &&
+	       (played == 0 || game->to_move != player->role)) {
+		int index = room->redo[--room->redo_count];
+
+		if (game_play(game, game->to_move, index % game->board.size,
+			      index / game->board.size) != MOVE_OK) {
+			room->redo_count = 0; /* cannot happen: kept moves */
+			break;
+		}
+		played++;
+		lobby_moved(lobby, room);
+	}
+	if (!game_is_over(game))
+		lobby_ai_think(lobby, room);
+}
+
+struct lobby_player *lobby_connect_ai(struct lobby *lobby, const char *uid,
+				      const char *name, void *conn,
+				      enum engine_level level, uint64_t now_ms)
+{
+	struct lobby_player *player = lobby_find(lobby, uid);
+
+	if (player)
+		return lobby_connect(lobby, uid, name, conn, now_ms);
+	player = calloc(1, sizeof(*player));
+	if (!player)
+		return NULL;
+	lobby_copy(player->uid, sizeof(player->uid), uid);
+	lobby_copy(player->name, sizeof(player->name), name);
+	player->conn = conn;
+	player->role = ROLE_NONE;
+	if (lobby_ai_room(lobby, player, level, false)) {
+		free(player);
+		return NULL;
+	}
+	lobby_seat_add(lobby, player);
+	return player;
+}
+
+void lobby_ai_ticket(const struct lobby_room *room,
+		     struct lobby_ai_ticket *ticket)
+{
+	const struct lobby_player *human =
+		room->seats[role_other(room->ai_role)];
+
+	lobby_copy(ticket->uid, sizeof(ticket->uid), human ? human->uid : "");
+	lobby_copy(ticket->room_id, sizeof(ticket->room_id), room->id);
+	ticket->serial = room->serial;
+}
+
+/* The engine room a ticket names, if its position is still the same. */
+static struct lobby_room *lobby_ai_find(struct lobby *lobby,
+					const struct lobby_ai_ticket *ticket)
+{
+	struct lobby_player *human = lobby_find(lobby, ticket->uid);
+	struct lobby_room *room;
+
+	if (!human || human->state != PLAYER_PLAYING)
+		return NULL;
+	room = human->room;
+	if (room->ai_role == ROLE_NONE || strcmp(room->id, ticket->room_id) ||
+	    room->serial != ticket->serial || game_is_over(&room->game) ||
+	    room->game.to_move != room->ai_role || !room->seats[room->ai_role])
+		return NULL;
+	return room;
+}
+
+int lobby_ai_move(struct lobby *lobby, const struct lobby_ai_ticket *ticket,
+		  int x, int y)
+{
+	struct lobby_room *room = lobby_ai_find(lobby, ticket);
+
+	if (!room)
+		return -ESTALE;
+	if (game_play(&room->game, room->ai_role, x, y) != MOVE_OK)
+		return -EINVAL;
+	room->redo_count = 0;
+	lobby_moved(lobby, room);
+	return 0;
+}
+
+int lobby_ai_forfeit(struct lobby *lobby, const struct lobby_ai_ticket *ticket)
+{
+	struct lobby_room *room = lobby_ai_find(lobby, ticket);
+
+	if (!room)
+		return -ESTALE;
+	game_forfeit(&room->game, room->ai_role);
+	room->serial++;
+	lobby->stats.rooms_live--;
+	lobby->stats.games_finished[REASON_FORFEIT]++;
+	lobby_record(lobby, RECORD_GAME_OVER, room);
+	lobby_broadcast_game(lobby, room, EVENT_WINNER);
+	return 0;
+}
+
 struct lobby_player *lobby_connect(struct lobby *lobby, const char *uid,
 				   const char *name, void *conn,
 				   uint64_t now_ms)
@@ -448,7 +761,7 @@ struct lobby_player *lobby_connect(struct lobby *lobby, const char *uid,
 	player->conn = conn;
 	player->role = ROLE_NONE;
 	lobby_seat_add(lobby, player);
-	lobby_queue_append(lobby, player);
+	lobby_queue_append(lobby, player, now_ms);
 	lobby_send_simple(lobby, player, EVENT_WAITING);
 	if (room)
 		lobby_match(lobby, room);
@@ -458,7 +771,7 @@ struct lobby_player *lobby_connect(struct lobby *lobby, const char *uid,
 /*
  * Frees player's seat. Leaving a live game forfeits it: the opponent gets
  * winner, then (live or not) disconnect. The last player out frees the
- * room.
+ * room; the engine's seat goes with the last person.
  */
 static void lobby_leave(struct lobby *lobby, struct lobby_player *player)
 {
@@ -480,10 +793,13 @@ static void lobby_leave(struct lobby *lobby, struct lobby_player *player)
 	}
 
 	room = player->room;
-	room->seats[player->role] = NULL;
 	opponent = room->seats[role_other(player->role)];
+	if (opponent)
+		lobby_offer_lapse(lobby, room);
+	room->seats[player->role] = NULL;
 	if (!game_is_over(&room->game)) {
 		game_forfeit(&room->game, player->role);
+		room->serial++;
 		lobby->stats.rooms_live--;
 		lobby->stats.games_finished[REASON_FORFEIT]++;
 		lobby_record(lobby, RECORD_GAME_OVER, room);
@@ -492,9 +808,14 @@ static void lobby_leave(struct lobby *lobby, struct lobby_player *player)
 	}
 	if (opponent)
 		lobby_send(lobby, opponent, &ev);
+	if (opponent && opponent->ai) {
+		room->seats[opponent->role] = NULL;
+		free(opponent);
+		lobby->stats.ai_rooms--;
+	}
 	if (!room->seats[ROLE_FRONT] && !room->seats[ROLE_BACK]) {
 		lobby_record(lobby, RECORD_ROOM_CLOSED, room);
-		free(room);
+		lobby_room_free(room);
 		lobby->stats.rooms--;
 	}
 	free(player);
@@ -521,9 +842,28 @@ void lobby_disconnect(struct lobby *lobby, struct lobby_player *player,
 
 uint64_t lobby_tick(struct lobby *lobby, uint64_t now_ms)
 {
+	uint64_t fill = lobby->config.ai_fill_after_ms;
+	uint64_t next = UINT64_MAX;
+
 	while (lobby->away_head && lobby->away_head->away_until <= now_ms)
 		lobby_leave(lobby, lobby->away_head);
-	return lobby->away_head ? lobby->away_head->away_until : UINT64_MAX;
+	/* The queue is oldest first: only its head can be due. */
+	while (fill && lobby->queue_head &&
+	       lobby->queue_head->waiting_since + fill <= now_ms) {
+		struct lobby_player *player = lobby->queue_head;
+
+		if (lobby_ai_room(lobby, player, lobby->config.ai_fill_level,
+				  true)) {
+			next = now_ms + 1000; /* out of memory: again soon */
+			break;
+		}
+	}
+	if (lobby->away_head && lobby->away_head->away_until < next)
+		next = lobby->away_head->away_until;
+	if (fill && lobby->queue_head &&
+	    lobby->queue_head->waiting_since + fill < next)
+		next = lobby->queue_head->waiting_since + fill;
+	return next;
 }
 
 /* Makes an away seat for a saved game's player; NULL on out of memory. */
@@ -597,7 +937,7 @@ struct lobby_room *lobby_restore(struct lobby *lobby,
 	return room;
 
 out_free_room:
-	free(room);
+	lobby_room_free(room);
 	return NULL;
 }
 
@@ -647,34 +987,52 @@ static void lobby_play(struct lobby *lobby, struct lobby_player *player,
 				 lobby_move_message(result));
 		return;
 	}
-	lobby->stats.moves++;
-	lobby_record(lobby, RECORD_MOVE, room);
-	if (game_is_over(game)) {
-		lobby->stats.rooms_live--;
-		lobby->stats.games_finished[game->reason]++;
-		lobby_record(lobby, RECORD_GAME_OVER, room);
-	}
-	lobby_broadcast_game(lobby, room, EVENT_BOARD);
-	if (game_is_over(game))
-		lobby_broadcast_game(lobby, room, EVENT_WINNER);
+	lobby_offer_lapse(lobby, room);
+	room->redo_count = 0;
+	lobby_moved(lobby, room);
+	if (!game_is_over(game))
+		lobby_ai_think(lobby, room);
 }
 
 void lobby_request(struct lobby *lobby, struct lobby_player *player,
-		   const struct request *req)
+		   const struct request *req, uint64_t now_ms)
 {
+	lobby->now_ms = now_ms;
 	switch (req->type) {
 	case REQUEST_PING:
 		lobby_send_simple(lobby, player, EVENT_PONG);
-		break;
+		return;
 	case REQUEST_WINNER:
-		break;
+		return;
 	case REQUEST_MOVE:
 	case REQUEST_BOARD:
-		if (player->state != PLAYER_PLAYING) {
-			lobby_send_error(lobby, player, ERR_NOT_IN_GAME,
-					 "you are not in a game yet");
-			break;
-		}
+	case REQUEST_OFFER:
+	case REQUEST_ANSWER:
+	case REQUEST_REDO:
+		break;
+	}
+	if (player->state != PLAYER_PLAYING) {
+		lobby_send_error(lobby, player, ERR_NOT_IN_GAME,
+				 "you are not in a game yet");
+		return;
+	}
+	if (req->type != REQUEST_MOVE && req->type != REQUEST_BOARD &&
+	    game_is_over(&player->room->game)) {
+		lobby_send_error(lobby, player, ERR_GAME_OVER,
+				 lobby_move_message(MOVE_GAME_OVER));
+		return;
+	}
+	switch (req->type) {
+	case REQUEST_OFFER:
+		lobby_offer(lobby, player);
+		break;
+	case REQUEST_ANSWER:
+		lobby_answer(lobby, player, req->accept);
+		break;
+	case REQUEST_REDO:
+		lobby_redo(lobby, player);
+		break;
+	default:
 		lobby_play(lobby, player, req);
 		break;
 	}

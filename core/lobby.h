@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine.h"
 #include "game.h"
 #include "protocol.h"
 
@@ -34,9 +35,15 @@ struct lobby_config {
 	int board_size; /* BOARD_MIN_SIZE..BOARD_MAX_SIZE */
 	enum rule rule;
 	enum full_board full_board;
-	uint64_t reconnect_grace_ms; /* how long a dropped player keeps the
+	uint64_t reconnect_grace_ms;	 /* how long a dropped player keeps the
 				      * seat; 0: forfeit at once */
+	uint64_t ai_fill_after_ms;	 /* a player waiting this long plays the
+				      * engine; 0: never */
+	enum engine_level ai_fill_level; /* the engine's level then */
 };
+
+/* A declined takeback offer cannot be made again for this long. */
+#define LOBBY_OFFER_COOLDOWN_MS 10000
 
 /* Where randomness comes from: fill(ctx, buf, len) writes len bytes. */
 struct lobby_random {
@@ -55,6 +62,8 @@ enum lobby_record {
 	RECORD_MOVE,	    /* room's last move (history[moves_played-1]) */
 	RECORD_GAME_OVER,   /* room's game ended (winner, reason, line) */
 	RECORD_ROOM_CLOSED, /* the last player left; room is freed next */
+	RECORD_TAKEBACK,    /* moves were taken back: the game now has
+			     * moves_played of them */
 };
 
 /*
@@ -66,6 +75,13 @@ struct lobby_sink {
 	void (*send)(void *ctx, void *conn, const struct event *ev);
 	void (*record)(void *ctx, enum lobby_record type,
 		       const struct lobby_room *room); /* optional */
+	/*
+	 * The engine is to move in room (an engine room): the caller works
+	 * out a move and hands it to lobby_ai_move() with the ticket
+	 * lobby_ai_ticket() gives now. Optional; without it engine rooms
+	 * wait for moves nobody makes.
+	 */
+	void (*think)(void *ctx, struct lobby_room *room);
 	void *ctx;
 };
 
@@ -89,6 +105,11 @@ struct lobby_player {
 	struct lobby_player *hash_next; /* seat table chain */
 	struct lobby_player *away_prev; /* away list links */
 	struct lobby_player *away_next;
+	uint64_t waiting_since;	 /* PLAYER_WAITING: queued at */
+	uint64_t offer_again_at; /* no takeback offer before then */
+	bool ai;		 /* the engine's seat: no uid, no
+					 * connection, not in the seat table */
+	enum engine_level level; /* ai: the engine's level */
 };
 
 /* One of these per pair of matched players. */
@@ -97,6 +118,24 @@ struct lobby_room {
 	struct game game;	       /* the position */
 	struct lobby_player *seats[3]; /* indexed by enum role; NULL once
 					 * that player left */
+	enum role ai_role;	       /* the engine's side; ROLE_NONE when
+					* two people play */
+	uint32_t serial;    /* changes with every move and takeback */
+	enum role offer_by; /* whose takeback offer is pending */
+	uint16_t *redo;	    /* engine rooms: the moves taken back,
+					* the latest taken back last */
+	int redo_count;
+	void *ai_ctx; /* the caller's, for the engine */
+};
+
+/*
+ * What lobby_ai_move() needs to find the room a search was for, and to
+ * tell whether the position is still the one searched.
+ */
+struct lobby_ai_ticket {
+	char uid[UID_LEN + 1];	   /* the human player's */
+	char room_id[UID_LEN + 1]; /* the room's */
+	uint32_t serial;	   /* the room's serial when asked */
 };
 
 /* Counters for /metrics and /healthz. */
@@ -107,6 +146,9 @@ struct lobby_stats {
 	unsigned long rooms;	  /* rooms with at least one player */
 	unsigned long rooms_live; /* rooms whose game is not over */
 	unsigned long matches;	  /* rooms ever made */
+	unsigned long ai_rooms;	  /* rooms against the engine now */
+	unsigned long ai_matches; /* rooms against the engine ever made */
+	unsigned long takebacks;  /* takebacks carried out */
 	unsigned long moves;	  /* accepted moves */
 	unsigned long games_finished[REASON_FORFEIT + 1]; /* by reason */
 };
@@ -124,6 +166,7 @@ struct lobby {
 	struct lobby_player **seats; /* uid hash table */
 	size_t seat_buckets;	     /* power of two */
 	struct lobby_stats stats;
+	uint64_t now_ms; /* the time of the request being handled */
 };
 
 /* 0, or -EINVAL for a bad config, -ENOMEM. */
@@ -148,6 +191,35 @@ struct lobby_player *lobby_connect(struct lobby *lobby, const char *uid,
 				   uint64_t now_ms);
 
 /*
+ * As lobby_connect(), but a uid with no seat plays the engine at level at
+ * once, on a random side: role (opponent the engine), and when the engine
+ * is front, a think. A uid with a seat resumes it as with lobby_connect().
+ */
+struct lobby_player *lobby_connect_ai(struct lobby *lobby, const char *uid,
+				      const char *name, void *conn,
+				      enum engine_level level, uint64_t now_ms);
+
+/* Fills *ticket for the engine's move now due in room. */
+void lobby_ai_ticket(const struct lobby_room *room,
+		     struct lobby_ai_ticket *ticket);
+
+/*
+ * The engine's move for the position of ticket: played as a move of the
+ * engine's seat (board to the player; winner when it ends the game).
+ * -ESTALE (nothing changed) when the room is gone, over, or its position
+ * changed since; -EINVAL when the move is refused (then the caller should
+ * lobby_ai_forfeit()).
+ */
+int lobby_ai_move(struct lobby *lobby, const struct lobby_ai_ticket *ticket,
+		  int x, int y);
+
+/*
+ * The engine could not move (it crashed, or stayed silent): the engine
+ * loses the game by forfeit. -ESTALE when the room is gone or over.
+ */
+int lobby_ai_forfeit(struct lobby *lobby, const struct lobby_ai_ticket *ticket);
+
+/*
  * The player's connection closed. A waiting player leaves the queue. A
  * player seated in a live game whose connection dropped (leaving false)
  * keeps the seat for the reconnect grace, and the opponent gets
@@ -161,8 +233,9 @@ void lobby_disconnect(struct lobby *lobby, struct lobby_player *player,
 
 /*
  * Gives up every away seat whose grace ended by now_ms, as
- * lobby_disconnect() with leaving would. Returns when the next one ends
- * (UINT64_MAX when no seat is away): call again then.
+ * lobby_disconnect() with leaving would, and seats players who waited
+ * ai_fill_after_ms against the engine. Returns when the next deadline
+ * falls (UINT64_MAX when there is none): call again then.
  */
 uint64_t lobby_tick(struct lobby *lobby, uint64_t now_ms);
 
@@ -193,10 +266,12 @@ struct lobby_room *lobby_restore(struct lobby *lobby,
  * Carries out a parsed request of player: a move (or seed-form board) is
  * validated against the room's game and on success both players get the
  * same board (then winner when it ended the game); a refusal sends error to
- * the player only. Ping gets pong; winner claims are ignored.
+ * the player only. Ping gets pong; winner claims are ignored. Takeback
+ * offers, answers and redo follow PROTOCOL.md; now_ms times the cooldown
+ * of a declined offer.
  */
 void lobby_request(struct lobby *lobby, struct lobby_player *player,
-		   const struct request *req);
+		   const struct request *req, uint64_t now_ms);
 
 /* Looks up the seat of a canonical uid; NULL when none. */
 struct lobby_player *lobby_find(const struct lobby *lobby, const char *uid);

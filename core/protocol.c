@@ -25,6 +25,13 @@ static const char *const error_code_names[ERR_COUNT] = {
 	[ERR_GAME_OVER] = "game_over",
 	[ERR_TOO_LARGE] = "too_large",
 	[ERR_RATE_LIMITED] = "rate_limited",
+	[ERR_BAD_MODE] = "bad_mode",
+	[ERR_BAD_OFFER] = "bad_offer",
+	[ERR_NOTHING_TO_UNDO] = "nothing_to_undo",
+	[ERR_NOTHING_TO_REDO] = "nothing_to_redo",
+	[ERR_OFFER_PENDING] = "offer_pending",
+	[ERR_NO_OFFER] = "no_offer",
+	[ERR_TOO_SOON] = "too_soon",
 };
 
 const char *error_code_name(enum error_code code)
@@ -163,6 +170,32 @@ static enum error_code protocol_parse_board(const cJSON *root, int board_size,
 	return ERR_NONE;
 }
 
+/*
+ * {"type":"offer","what":"takeback"} and
+ * {"type":"answer","what":"takeback","accept":B}: takeback is the only
+ * offer there is so far.
+ */
+static enum error_code protocol_parse_offer(const cJSON *root, bool answer,
+					    struct request *req,
+					    const char **message)
+{
+	const cJSON *what = cJSON_GetObjectItemCaseSensitive(root, "what");
+	const cJSON *accept = cJSON_GetObjectItemCaseSensitive(root, "accept");
+
+	if (!cJSON_IsString(what) || !what->valuestring ||
+	    strcmp(what->valuestring, "takeback") != 0) {
+		*message = "\"what\" must be \"takeback\"";
+		return ERR_BAD_OFFER;
+	}
+	if (answer && !cJSON_IsBool(accept)) {
+		*message = "an answer needs \"accept\": true or false";
+		return ERR_BAD_OFFER;
+	}
+	req->type = answer ? REQUEST_ANSWER : REQUEST_OFFER;
+	req->accept = answer && cJSON_IsTrue(accept);
+	return ERR_NONE;
+}
+
 /* Dispatches a parsed JSON object on its "type". */
 static enum error_code protocol_parse_object(const cJSON *root, int board_size,
 					     struct request *req,
@@ -186,6 +219,12 @@ static enum error_code protocol_parse_object(const cJSON *root, int board_size,
 	}
 	if (strcmp(name, "ping") == 0) {
 		req->type = REQUEST_PING;
+		return ERR_NONE;
+	}
+	if (strcmp(name, "offer") == 0 || strcmp(name, "answer") == 0)
+		return protocol_parse_offer(root, name[0] == 'a', req, message);
+	if (strcmp(name, "redo") == 0) {
+		req->type = REQUEST_REDO;
 		return ERR_NONE;
 	}
 	*message = "unknown message type";
@@ -548,8 +587,12 @@ static bool protocol_encode_role(cJSON *root, const struct event *ev)
 	if (!ev->opponent_name || !ev->opponent_name[0])
 		return true;
 	opponent = cJSON_AddObjectToObject(root, "opponent");
-	return opponent &&
-	       cJSON_AddStringToObject(opponent, "name", ev->opponent_name);
+	if (!opponent ||
+	    !cJSON_AddStringToObject(opponent, "name", ev->opponent_name))
+		return false;
+	return !ev->ai_level ||
+	       (cJSON_AddTrueToObject(opponent, "ai") &&
+		cJSON_AddStringToObject(opponent, "level", ev->ai_level));
 }
 
 /* A cursor over a caller's buffer; overflow sticks. */
@@ -588,8 +631,25 @@ static void protocol_out_uint(struct protocol_out *out, unsigned int value)
 	protocol_out_bytes(out, digits + sizeof(digits) - n, (size_t)n);
 }
 
-size_t protocol_write_board(const struct game *game, bool content, char *buf,
-			    size_t size)
+/* Writes {"x":X,"y":Y,"role":"R"}. */
+static void protocol_out_cell(struct protocol_out *out, struct cell cell,
+			      enum role role)
+{
+	protocol_out_str(out, "{\"x\":");
+	protocol_out_uint(out, (unsigned int)cell.x);
+	protocol_out_str(out, ",\"y\":");
+	protocol_out_uint(out, (unsigned int)cell.y);
+	protocol_out_str(out, ",\"role\":\"");
+	protocol_out_str(out, role_name(role));
+	protocol_out_str(out, "\"}");
+}
+
+/* A board message; with undo, of a takeback that removed *undo. */
+static size_t protocol_write_board_message(const struct game *game,
+					   bool content,
+					   const struct cell *undo,
+					   enum role undo_role, char *buf,
+					   size_t size)
 {
 	/* The content cells, quoted, with the comma that follows them. */
 	static const char *const cells[] = {
@@ -603,7 +663,9 @@ size_t protocol_write_board(const struct game *game, bool content, char *buf,
 	enum role next = ROLE_FRONT;
 	int i, count = board->size * board->size;
 
-	if (game->moves_played > 0)
+	if (undo)
+		next = undo_role;
+	else if (game->moves_played > 0)
 		next = role_other(game->last_mover);
 	protocol_out_str(&out, "{\"type\":\"board\",");
 	if (content) {
@@ -621,14 +683,14 @@ size_t protocol_write_board(const struct game *game, bool content, char *buf,
 	protocol_out_str(&out, "\"role\":\"");
 	protocol_out_str(&out, role_name(next));
 	protocol_out_str(&out, "\",");
-	if (game->moves_played > 0) {
-		protocol_out_str(&out, "\"move\":{\"x\":");
-		protocol_out_uint(&out, (unsigned int)game->last_move.x);
-		protocol_out_str(&out, ",\"y\":");
-		protocol_out_uint(&out, (unsigned int)game->last_move.y);
-		protocol_out_str(&out, ",\"role\":\"");
-		protocol_out_str(&out, role_name(game->last_mover));
-		protocol_out_str(&out, "\"},");
+	if (undo) {
+		protocol_out_str(&out, "\"undo\":");
+		protocol_out_cell(&out, *undo, undo_role);
+		protocol_out_str(&out, ",");
+	} else if (game->moves_played > 0) {
+		protocol_out_str(&out, "\"move\":");
+		protocol_out_cell(&out, game->last_move, game->last_mover);
+		protocol_out_str(&out, ",");
 	}
 	protocol_out_str(&out, "\"moves\":");
 	protocol_out_uint(&out, (unsigned int)game->moves_played);
@@ -637,6 +699,20 @@ size_t protocol_write_board(const struct game *game, bool content, char *buf,
 		return 0;
 	*out.at = '\0';
 	return (size_t)(out.at - buf);
+}
+
+size_t protocol_write_board(const struct game *game, bool content, char *buf,
+			    size_t size)
+{
+	return protocol_write_board_message(game, content, NULL, ROLE_NONE, buf,
+					    size);
+}
+
+size_t protocol_write_undo(const struct game *game, struct cell cell,
+			   enum role mover, char *buf, size_t size)
+{
+	return protocol_write_board_message(game, true, &cell, mover, buf,
+					    size);
 }
 
 static bool protocol_encode_winner(cJSON *root, const struct event *ev)
@@ -688,6 +764,10 @@ static const char *protocol_event_type_name(enum event_type type)
 		return "opponent_away";
 	case EVENT_OPPONENT_BACK:
 		return "opponent_back";
+	case EVENT_OFFER:
+		return "offer";
+	case EVENT_ANSWER:
+		return "answer";
 	case EVENT_REPLACED:
 	default:
 		return NULL;
@@ -714,6 +794,13 @@ static bool protocol_encode_fields(cJSON *root, const struct event *ev)
 					       ev->text ? ev->text : "");
 	case EVENT_OPPONENT_AWAY:
 		return cJSON_AddNumberToObject(root, "seconds", ev->seconds);
+	case EVENT_OFFER:
+		return cJSON_AddStringToObject(root, "what", "takeback") &&
+		       cJSON_AddStringToObject(root, "by", role_name(ev->by));
+	case EVENT_ANSWER:
+		return cJSON_AddStringToObject(root, "what", "takeback") &&
+		       cJSON_AddBoolToObject(root, "accept", ev->accept) &&
+		       cJSON_AddStringToObject(root, "by", role_name(ev->by));
 	case EVENT_WAITING:
 	case EVENT_PONG:
 	case EVENT_OPPONENT_BACK:
@@ -738,8 +825,14 @@ char *protocol_encode(const struct event *ev, size_t headroom, size_t *len)
 
 		buffer = malloc(headroom + cap);
 		if (buffer) {
-			*len = protocol_write_board(ev->game, !ev->compact,
-						    buffer + headroom, cap);
+			*len = ev->undo ? protocol_write_undo(ev->game,
+							      ev->undo_cell,
+							      ev->undo_role,
+							      buffer + headroom,
+							      cap) :
+					  protocol_write_board(
+						  ev->game, !ev->compact,
+						  buffer + headroom, cap);
 			if (!*len) {
 				free(buffer);
 				buffer = NULL;

@@ -35,7 +35,14 @@ enum error_code {
 	ERR_GAME_OVER,
 	ERR_TOO_LARGE,
 	ERR_RATE_LIMITED,
-	ERR_COUNT /* number of codes, for counters */
+	ERR_BAD_MODE,	     /* unknown mode or level query value */
+	ERR_BAD_OFFER,	     /* an offer or answer of the wrong shape */
+	ERR_NOTHING_TO_UNDO, /* no stone of the sender's to take back */
+	ERR_NOTHING_TO_REDO, /* nothing taken back, or a move since */
+	ERR_OFFER_PENDING,   /* one offer at a time per room */
+	ERR_NO_OFFER,	     /* an answer with no offer to answer */
+	ERR_TOO_SOON,	     /* a declined offer made again too soon */
+	ERR_COUNT	     /* number of codes, for counters */
 };
 
 /* "bad_json", "not_your_turn", ...; "" for ERR_NONE. */
@@ -50,6 +57,9 @@ enum request_type {
 	REQUEST_BOARD,	/* the seed form: the whole board after a move */
 	REQUEST_WINNER, /* a client's claim of a win: ignored */
 	REQUEST_PING,	/* answered with a pong */
+	REQUEST_OFFER,	/* offers a takeback */
+	REQUEST_ANSWER, /* answers the opponent's takeback offer */
+	REQUEST_REDO,	/* plays again what a takeback removed (engine games) */
 };
 
 /* One parsed client message. */
@@ -58,6 +68,7 @@ struct request {
 	int x;				/* REQUEST_MOVE: column */
 	int y;				/* REQUEST_MOVE: row */
 	enum role role;			/* REQUEST_BOARD: the mover it names */
+	bool accept;			/* REQUEST_ANSWER: yes or no */
 	uint8_t cells[BOARD_MAX_CELLS]; /* REQUEST_BOARD: enum role per cell */
 };
 
@@ -89,6 +100,8 @@ enum event_type {
 	EVENT_OPPONENT_BACK, /* the opponent is back */
 	EVENT_REPLACED,	     /* a newer connection took this seat: close
 				 * 4001; never encoded */
+	EVENT_OFFER,	     /* a takeback was offered, by `by` */
+	EVENT_ANSWER,	     /* a takeback offer was answered, by `by` */
 };
 
 /* One server message; which fields count depends on type. */
@@ -101,6 +114,8 @@ struct event {
 	enum role role;		   /* ROLE: the receiver's side */
 	const char *room_id;	   /* ROLE: the room's UUID */
 	const char *opponent_name; /* ROLE: NULL or "" to omit opponent */
+	const char *ai_level;	   /* ROLE: the engine's level when the
+				    * opponent is the engine, else NULL */
 	const struct game *game;   /* BOARD, WINNER: the room's game */
 	enum error_code code;	   /* ERROR */
 	const char *text;	   /* ERROR message, DISCONNECT text */
@@ -109,6 +124,11 @@ struct event {
 				    * player: never compact */
 	bool compact;		   /* BOARD: leave content out (set by the
 				    * transport for updates=move clients) */
+	bool undo;		   /* BOARD: a takeback removed undo_cell */
+	struct cell undo_cell;	   /* BOARD with undo: the stone removed */
+	enum role undo_role;	   /* BOARD with undo: whose stone it was */
+	bool accept;		   /* ANSWER: the offer was accepted */
+	enum role by; /* OFFER, ANSWER: who offered, who answered */
 };
 
 /*
@@ -134,6 +154,13 @@ char *protocol_encode(const struct event *ev, size_t headroom, size_t *len);
  */
 size_t protocol_write_board(const struct game *game, bool content, char *buf,
 			    size_t size);
+
+/*
+ * Writes the board message of a takeback: content always, and `undo`
+ * ({x, y, role} of the stone removed) instead of `move`.
+ */
+size_t protocol_write_undo(const struct game *game, struct cell cell,
+			   enum role mover, char *buf, size_t size);
 
 /*
  * Checks a uid in canonical 8-4-4-4-12 hex form, any case, and writes its

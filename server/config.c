@@ -99,6 +99,26 @@ static int set_db(struct server_config *config, const char *value, char *why,
 	return set_path(&config->db_path, value, why, why_size);
 }
 
+static int set_ai_engine(struct server_config *config, const char *value,
+			 char *why, size_t why_size)
+{
+	if (!*value) {
+		config->ai_engine = NULL; /* the built-in engine */
+		return 0;
+	}
+	return set_path(&config->ai_engine, value, why, why_size);
+}
+
+static int set_ai_fill_level(struct server_config *config, const char *value,
+			     char *why, size_t why_size)
+{
+	if (engine_level_parse(value, &config->ai_fill_level)) {
+		snprintf(why, why_size, "must be easy, medium or hard");
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Which of two words value is: 0 or 1, or -1 with "must be A or B" in why.
  * The flags that choose between two settings share it.
@@ -212,6 +232,21 @@ static const struct config_option config_options[] = {
 	{ "--idle-timeout", "GOMOKU_IDLE_TIMEOUT", "SECONDS",
 	  "drop a WebSocket silent this long, pong included (default: 60)",
 	  INT_FIELD(idle_timeout, 2, 7200) },
+	{ "--ai-threads", "GOMOKU_AI_THREADS", "N",
+	  "threads that run the built-in engine's searches (default: 1)",
+	  INT_FIELD(ai_threads, 1, 64) },
+	{ "--ai-ms", "GOMOKU_AI_MS", "MS",
+	  "the engine's time for one move, in milliseconds (default: 200)",
+	  INT_FIELD(ai_ms, 10, 60000) },
+	{ "--ai-fill-after", "GOMOKU_AI_FILL_AFTER", "SECONDS",
+	  "match a player who waited this long with the engine, 0: never (default: 0)",
+	  INT_FIELD(ai_fill_after, 0, 86400) },
+	{ "--ai-fill-level", "GOMOKU_AI_FILL_LEVEL", "LEVEL",
+	  "the engine's level then: easy, medium or hard (default: medium)",
+	  SETTER(set_ai_fill_level) },
+	{ "--ai-engine", "GOMOKU_AI_ENGINE", "PATH",
+	  "an external engine speaking the pbrain protocol, one process per game (default: the built-in one)",
+	  SETTER(set_ai_engine) },
 	{ "--log-level", "GOMOKU_LOG_LEVEL", "LEVEL",
 	  "error, warn, info or debug (default: info)", SETTER(set_log_level) },
 };
@@ -247,6 +282,11 @@ void config_init(struct server_config *config)
 	config->handshake_timeout = 10;
 	config->ping_interval = 30;
 	config->idle_timeout = 60;
+	config->ai_threads = 1;
+	config->ai_ms = 200;
+	config->ai_fill_after = 0;
+	config->ai_fill_level = ENGINE_MEDIUM;
+	config->ai_engine = NULL;
 	config->log_level = LOG_INFO;
 }
 

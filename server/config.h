@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "board.h"
+#include "engine.h"
 #include "log.h"
 
 /* One of these per process. Strings point into argv, environ or literals. */
@@ -29,6 +30,13 @@ struct server_config {
 	int handshake_timeout; /* seconds to finish an HTTP request */
 	int ping_interval;     /* seconds of silence before a ping */
 	int idle_timeout;      /* seconds of silence before hanging up */
+	int ai_threads;	       /* engine worker threads */
+	int ai_ms;	       /* the engine's time per move */
+	int ai_fill_after;     /* seconds waiting before the engine
+				     * plays you; 0: never */
+	enum engine_level ai_fill_level; /* ... at this level */
+	const char *ai_engine;		 /* external pbrain engine; NULL: the
+				     * built-in one */
 	enum log_level log_level;
 	bool health_check; /* --health-check: probe, don't serve */
 };

@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <uuid/uuid.h>
 
+#include "ai.h"
 #include "log.h"
 #include "outqueue.h"
 #include "protocol.h"
@@ -79,12 +80,14 @@ static struct outbuf *session_encode(struct server *srv, const struct event *ev,
 	size_t len;
 	char *text;
 
-	compact = compact && ev->type == EVENT_BOARD && !ev->resume;
+	compact = compact && ev->type == EVENT_BOARD && !ev->resume &&
+		  !ev->undo;
 	for (unsigned int i = 0; shared && i < srv->encoded_count; i++) {
 		struct encoded_msg *slot = &srv->encoded[i];
 
 		if (slot->type == ev->type && slot->game == ev->game &&
-		    slot->compact == compact) {
+		    slot->moves == ev->game->moves_played &&
+		    slot->undo == ev->undo && slot->compact == compact) {
 			slot->buf->refs++;
 			return slot->buf;
 		}
@@ -95,8 +98,14 @@ static struct outbuf *session_encode(struct server *srv, const struct event *ev,
 						   ev->game->board.size));
 		if (!buf)
 			return NULL;
-		buf->len = protocol_write_board(
-			ev->game, !compact, outbuf_payload(buf), buf->cap + 1);
+		buf->len = ev->undo ?
+				   protocol_write_undo(ev->game, ev->undo_cell,
+						       ev->undo_role,
+						       outbuf_payload(buf),
+						       buf->cap + 1) :
+				   protocol_write_board(ev->game, !compact,
+							outbuf_payload(buf),
+							buf->cap + 1);
 	} else {
 		text = protocol_encode(ev, 0, &len);
 		if (!text)
@@ -114,6 +123,8 @@ static struct outbuf *session_encode(struct server *srv, const struct event *ev,
 		srv->encoded[srv->encoded_count++] = (struct encoded_msg){
 			.type = ev->type,
 			.game = ev->game,
+			.moves = ev->game->moves_played,
+			.undo = ev->undo,
 			.compact = compact,
 			.buf = buf,
 		};
@@ -231,6 +242,18 @@ void game_ws_sink_record(void *ctx, enum lobby_record type,
 	const struct game *game = &room->game;
 	int err = 0;
 
+	if (room->ai_role != ROLE_NONE) {
+		/* Games against the engine are not kept in the database. */
+		if (type == RECORD_ROOM_OPENED)
+			log_info("engine match room=%.8s uid=%.8s level=%s",
+				 room->id,
+				 room->seats[role_other(room->ai_role)]->uid,
+				 engine_level_name(
+					 room->seats[room->ai_role]->level));
+		else if (type == RECORD_ROOM_CLOSED)
+			ai_room_closed(srv, room);
+		return;
+	}
 	switch (type) {
 	case RECORD_ROOM_OPENED:
 		log_info("match room=%.8s front=%.8s back=%.8s", room->id,
@@ -251,6 +274,12 @@ void game_ws_sink_record(void *ctx, enum lobby_record type,
 		if (srv->store)
 			err = store_game_over(srv->store, room,
 					      server_unix_ms());
+		break;
+	case RECORD_TAKEBACK:
+		log_info("takeback room=%.8s moves=%d", room->id,
+			 game->moves_played);
+		if (srv->store)
+			err = store_takeback(srv->store, room);
 		break;
 	case RECORD_ROOM_CLOSED:
 		break;
@@ -443,13 +472,39 @@ static bool session_count_forwarded(struct server *srv,
 	return false;
 }
 
+/*
+ * The mode and level query arguments: online (the default) or ai, and the
+ * engine's level (medium by default). False when either is not a word of
+ * PROTOCOL.md.
+ */
+static bool session_mode(struct lws *wsi, bool *ai, enum engine_level *level)
+{
+	char arg[16];
+	int len;
+
+	*ai = false;
+	*level = ENGINE_MEDIUM;
+	len = session_query_arg(wsi, "mode", arg, sizeof(arg));
+	if (len >= 0 && strcmp(arg, "online") && strcmp(arg, "ai"))
+		return false;
+	if (len == -2)
+		return false;
+	*ai = len >= 0 && !strcmp(arg, "ai");
+	len = session_query_arg(wsi, "level", arg, sizeof(arg));
+	if (len == -2 || (len >= 0 && engine_level_parse(arg, level)))
+		return false;
+	return true;
+}
+
 /* A new connection: read its identity, greet it and seat it. */
 static int session_open(struct server *srv,
 			struct per_session_data__gomoku *pss, struct lws *wsi)
 {
 	char uid_arg[UID_LEN + 2], name_arg[NAME_MAX_BYTES + 2];
 	char name[NAME_MAX_BYTES + 1] = "";
+	enum engine_level level;
 	struct event welcome;
+	bool ai;
 	int len;
 
 	pss->wsi = wsi;
@@ -503,6 +558,17 @@ static int session_open(struct server *srv,
 		return 0;
 	}
 
+	if (!session_mode(wsi, &ai, &level)) {
+		log_info("refused uid=%.8s peer=%s: bad mode", pss->uid,
+			 pss->peer);
+		session_send_error(
+			srv, pss, ERR_BAD_MODE,
+			"mode must be online or ai, level easy, medium or hard");
+		session_close_after_flush(
+			pss, LWS_CLOSE_STATUS_POLICY_VIOLATION, "bad mode");
+		return 0;
+	}
+
 	welcome = (struct event){
 		.type = EVENT_WELCOME,
 		.uid = pss->uid,
@@ -513,9 +579,14 @@ static int session_open(struct server *srv,
 	session_queue(srv, pss, &welcome);
 	log_info("connect uid=%.8s peer=%s", pss->uid, pss->peer);
 
-	pss->player = lobby_connect(&srv->lobby, pss->uid, name, pss,
-				    server_now_ms());
+	if (ai)
+		pss->player = lobby_connect_ai(&srv->lobby, pss->uid, name, pss,
+					       level, server_now_ms());
+	else
+		pss->player = lobby_connect(&srv->lobby, pss->uid, name, pss,
+					    server_now_ms());
 	game_ws_lobby_done(srv);
+	server_schedule_tick(srv); /* --ai-fill-after counts from now */
 	if (!pss->player) {
 		log_error("out of memory seating uid=%.8s", pss->uid);
 		session_close_after_flush(pss,
@@ -586,7 +657,7 @@ static void session_handle_message(struct server *srv,
 		session_send_error(srv, pss, code, message);
 		return;
 	}
-	lobby_request(&srv->lobby, pss->player, &req);
+	lobby_request(&srv->lobby, pss->player, &req, server_now_ms());
 	game_ws_lobby_done(srv);
 }
 
@@ -845,6 +916,9 @@ static int game_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
 		return session_writeable(srv, pss);
 	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
 		session_peer_closed(pss, in, len);
+		return 0;
+	case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+		ai_collect(srv); /* lws_cancel_service() from a search thread */
 		return 0;
 	case LWS_CALLBACK_RECEIVE_PONG:
 		session_seen(srv, pss);

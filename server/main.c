@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "ai.h"
 #include "config.h"
 #include "game_ws.h"
 #include "healthcheck.h"
@@ -124,6 +125,7 @@ static void server_stop(struct server *srv)
 	if (srv->stopping)
 		return;
 	srv->stopping = true;
+	ai_stop(srv); /* its threads wake lws: before the context goes */
 	game_ws_commit(srv);
 	lws_context_destroy(srv->context);
 	uv_close((uv_handle_t *)&srv->shutdown_timer, NULL);
@@ -232,7 +234,7 @@ int main(int argc, char **argv)
 	struct lobby_config lobby_config;
 	struct lobby_random random = { server_random_fill, NULL };
 	struct lobby_sink sink = { game_ws_sink_send, game_ws_sink_record,
-				   &server };
+				   ai_think, &server };
 	char err[256];
 
 	config_init(&server.config);
@@ -258,6 +260,9 @@ int main(int argc, char **argv)
 		.full_board = server.config.full_board,
 		.reconnect_grace_ms =
 			(uint64_t)server.config.reconnect_grace * 1000,
+		.ai_fill_after_ms =
+			(uint64_t)server.config.ai_fill_after * 1000,
+		.ai_fill_level = server.config.ai_fill_level,
 	};
 	if (lobby_init(&server.lobby, &lobby_config, random, sink) ||
 	    peers_init(&server.peers)) {
@@ -357,7 +362,7 @@ int main(int argc, char **argv)
 		 server.config.full_board == FULL_BOARD_DRAW ? "draw" : "back",
 		 server.config.web_root);
 
-	if (server_start_handles(&server)) {
+	if (server_start_handles(&server) || ai_start(&server)) {
 		log_error("cannot set up the event loop");
 		server_stop(&server);
 		uv_run(&server.loop, UV_RUN_DEFAULT);

@@ -63,6 +63,40 @@ static void ops_metric(struct ops_doc *doc, const char *name, const char *type,
 		       name, type, name, value);
 }
 
+/* The computer opponent: games, moves and how long its searches take. */
+static void ops_render_ai_metrics(const struct server *srv, struct ops_doc *doc)
+{
+	static const char *const bounds[AI_BUCKETS] = {
+		"0.005", "0.01", "0.025", "0.05", "0.1",
+		"0.2",	 "0.5",	 "1",	  "2.5",
+	};
+	const struct server_metrics *m = &srv->metrics;
+
+	ops_metric(doc, "gomoku_ai_games", "gauge",
+		   "Rooms where a player plays the engine.",
+		   srv->lobby.stats.ai_rooms);
+	ops_metric(doc, "gomoku_ai_matches_total", "counter",
+		   "Rooms made with the engine as the opponent.",
+		   srv->lobby.stats.ai_matches);
+	ops_metric(doc, "gomoku_ai_failures_total", "counter",
+		   "Engine games lost because the engine could not move.",
+		   m->ai_failures);
+	ops_doc_printf(doc,
+		       "# HELP gomoku_ai_move_seconds Time the engine took "
+		       "for a move.\n"
+		       "# TYPE gomoku_ai_move_seconds histogram\n");
+	for (int i = 0; i < AI_BUCKETS; i++)
+		ops_doc_printf(
+			doc, "gomoku_ai_move_seconds_bucket{le=\"%s\"} %llu\n",
+			bounds[i], m->ai_move_buckets[i]);
+	ops_doc_printf(doc,
+		       "gomoku_ai_move_seconds_bucket{le=\"+Inf\"} %llu\n"
+		       "gomoku_ai_move_seconds_sum %.6f\n"
+		       "gomoku_ai_move_seconds_count %llu\n",
+		       m->ai_moves, (double)m->ai_move_us_sum / 1e6,
+		       m->ai_moves);
+}
+
 static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 {
 	const struct lobby_stats *stats = &srv->lobby.stats;
@@ -128,6 +162,9 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 	ops_metric(doc, "gomoku_idle_drops_total", "counter",
 		   "WebSockets dropped for not answering pings.",
 		   srv->metrics.idle_drops);
+	ops_metric(doc, "gomoku_takebacks_total", "counter",
+		   "Takebacks carried out.", stats->takebacks);
+	ops_render_ai_metrics(srv, doc);
 }
 
 /* Sends the status line and headers, then waits for WRITEABLE. */

@@ -20,6 +20,8 @@
 #include "store.h"
 
 /* Counters for /metrics beyond the lobby's own. */
+#define AI_BUCKETS 9 /* engine move-time histogram bounds, /metrics */
+
 struct server_metrics {
 	unsigned long connections;	       /* open WebSocket connections */
 	unsigned long tcp_connections;	       /* open TCP connections */
@@ -33,12 +35,18 @@ struct server_metrics {
 	unsigned long long store_errors;       /* database writes refused */
 	unsigned long long store_commits;      /* batches committed */
 	unsigned long long idle_drops;	       /* silent past --idle-timeout */
+	unsigned long long ai_moves;	       /* engine moves played */
+	unsigned long long ai_failures;	       /* engine games forfeited */
+	unsigned long long ai_move_us_sum;     /* their search time */
+	unsigned long long ai_move_buckets[AI_BUCKETS]; /* <= 5 ms, ... */
 };
 
 /* A message encoded during one lobby step, for both players of a room. */
 struct encoded_msg {
 	enum event_type type; /* EVENT_BOARD or EVENT_WINNER */
 	const void *game;     /* the room's game */
+	int moves;	      /* its moves_played then */
+	bool undo;	      /* a takeback's board */
 	bool compact;	      /* board without content */
 	struct outbuf *buf;   /* a reference held until the step ends */
 };
@@ -69,6 +77,7 @@ struct server {
 	bool stopping;			/* server_stop() ran */
 	uv_timer_t tick_timer;		/* the next reconnect-grace deadline */
 	uv_timer_t sweep_timer;		/* keep-alive, once a second */
+	struct ai_pool *ai;		/* engine searches (server/ai.c) */
 	struct encoded_msg encoded[SERVER_ENCODE_CACHE]; /* this step's */
 	unsigned int encoded_count;
 };

@@ -56,6 +56,7 @@ enum store_stmt {
 	STMT_SELECT_MOVES,
 	STMT_SELECT_UNFINISHED,
 	STMT_ABANDON_GAME,
+	STMT_TAKEBACK,
 	STMT_COUNT
 };
 
@@ -83,6 +84,7 @@ static const char *const store_sql[STMT_COUNT] = {
 	[STMT_ABANDON_GAME] =
 		"UPDATE games SET finished_ms = started_ms, reason = 'abandoned'"
 		" WHERE id = ?",
+	[STMT_TAKEBACK] = "DELETE FROM moves WHERE game_id = ? AND seq >= ?",
 };
 
 /*
@@ -371,6 +373,17 @@ int store_move(struct store *store, const struct lobby_room *room)
 	sqlite3_bind_int(stmt, 3, cell % game->board.size);
 	sqlite3_bind_int(stmt, 4, cell / game->board.size);
 	return store_run(store, STMT_INSERT_MOVE);
+}
+
+int store_takeback(struct store *store, const struct lobby_room *room)
+{
+	sqlite3_stmt *stmt = store->stmt[STMT_TAKEBACK];
+
+	if (store_batch_begin(store))
+		return -1;
+	sqlite3_bind_text(stmt, 1, room->id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(stmt, 2, room->game.moves_played);
+	return store_run(store, STMT_TAKEBACK);
 }
 
 /* The winning line as a JSON array text; NULL when there is none. */

@@ -36,6 +36,9 @@ int store_room_opened(struct store *store, const struct lobby_room *room,
 /* Journals the room's last move. */
 int store_move(struct store *store, const struct lobby_room *room);
 
+/* Forgets room's moves past its game's moves_played (a takeback). */
+int store_takeback(struct store *store, const struct lobby_room *room);
+
 /* Journals the room's result. */
 int store_game_over(struct store *store, const struct lobby_room *room,
 		    int64_t now_unix_ms);

@@ -771,7 +771,7 @@ static void fuzz_request(struct lobby_player *player, const struct request *req)
 			result = game_play(&expected, player->role, x, y);
 	}
 
-	lobby_request(&fuzz.lobby, player, req);
+	lobby_request(&fuzz.lobby, player, req, fuzz.now);
 	if (player->state != PLAYER_PLAYING || result != MOVE_OK) {
 		enum event_type error = EVENT_ERROR;
 
@@ -897,7 +897,7 @@ static void fuzz_op_ping(void)
 
 	if (k < 0)
 		return;
-	lobby_request(&fuzz.lobby, fuzz_player(k), &req);
+	lobby_request(&fuzz.lobby, fuzz_player(k), &req, fuzz.now);
 	if (claim)
 		fuzz_check(fuzz.event_count == 0,
 			   "a winner claim was answered");
@@ -1076,8 +1076,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	fuzz_check(!lobby_init(&fuzz.lobby, &config,
 			       (struct lobby_random){ fuzz_fill_random, NULL },
-			       (struct lobby_sink){ fuzz_send, fuzz_record,
-						    NULL }),
+			       (struct lobby_sink){ .send = fuzz_send,
+						    .record = fuzz_record }),
 		   "lobby_init refused a good config");
 
 	if (fuzz_trace < 0)

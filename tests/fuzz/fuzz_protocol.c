@@ -477,6 +477,8 @@ static const char *const fuzz_type_names[] = {
 	[EVENT_OPPONENT_AWAY] = "opponent_away",
 	[EVENT_OPPONENT_BACK] = "opponent_back",
 	[EVENT_REPLACED] = NULL,
+	[EVENT_OFFER] = "offer",
+	[EVENT_ANSWER] = "answer",
 };
 
 /* Encodes one event of type made from the input and reads it back. */
@@ -502,6 +504,9 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 	ev.seconds = fuzz_int(in);
 	ev.compact = fuzz_byte(in) & 1;
 	ev.resume = fuzz_byte(in) & 1;
+	ev.accept = fuzz_byte(in) & 1;
+	ev.by = (enum role)(1 + fuzz_byte(in) % 2);
+	ev.ai_level = fuzz_byte(in) & 1 ? "hard" : NULL;
 	fuzz_make_game(in, &game);
 	ev.game = &game;
 
@@ -532,11 +537,21 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 		fuzz_expect_string(root, "role", role_name(ev.role));
 		fuzz_expect_string(root, "room", ev.room_id);
 		fuzz_expect_number(root, "size", ev.size);
-		if (ev.opponent_name && ev.opponent_name[0])
-			fuzz_expect_string(cJSON_GetObjectItemCaseSensitive(
-						   root, "opponent"),
-					   "name", ev.opponent_name);
-		else
+		if (ev.opponent_name && ev.opponent_name[0]) {
+			const cJSON *opponent =
+				cJSON_GetObjectItemCaseSensitive(root,
+								 "opponent");
+
+			fuzz_expect_string(opponent, "name", ev.opponent_name);
+			fuzz_check(
+				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+					opponent, "ai")) ==
+					(ev.ai_level != NULL),
+				"opponent's ai does not match");
+			if (ev.ai_level)
+				fuzz_expect_string(opponent, "level",
+						   ev.ai_level);
+		} else
 			fuzz_check(!cJSON_GetObjectItemCaseSensitive(
 					   root, "opponent"),
 				   "role names an opponent with no name");
@@ -553,6 +568,19 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 	case EVENT_ERROR:
 		fuzz_expect_string(root, "code", error_code_name(ev.code));
 		fuzz_expect_string(root, "message", ev.text);
+		break;
+	case EVENT_OFFER:
+	case EVENT_ANSWER:
+		fuzz_expect_string(root, "what", "takeback");
+		fuzz_expect_string(root, "by", role_name(ev.by));
+		fuzz_check(cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(
+				   root, "accept")) == (type == EVENT_ANSWER),
+			   "accept in %s", fuzz_type_names[type]);
+		if (type == EVENT_ANSWER)
+			fuzz_check(
+				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+					root, "accept")) == ev.accept,
+				"answer's accept");
 		break;
 	case EVENT_OPPONENT_AWAY:
 		fuzz_expect_number(root, "seconds", ev.seconds);
@@ -652,7 +680,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_check_name(text);
 	free(text);
 
-	for (type = EVENT_WELCOME; type <= EVENT_REPLACED; type++) {
+	for (type = EVENT_WELCOME; type <= EVENT_ANSWER; type++) {
 		in.pos = (size_t)type * 7 % (size ? size : 1);
 		fuzz_encode(&in, (enum event_type)type);
 	}

@@ -244,7 +244,12 @@ function inGameRows(position) {
 	row('type', 'type with a leading space', '{"type":" move","x":1,"y":1}', 'bad_type');
 	row('type', 'the key in capitals', '{"TYPE":"move","x":1,"y":1}', 'bad_type');
 	row('type', 'resign (not in this version)', '{"type":"resign"}', 'bad_type');
-	row('type', 'offer (not in this version)', '{"type":"offer","what":"draw"}', 'bad_type');
+	row('offer', 'a draw offer (only takebacks exist)', '{"type":"offer","what":"draw"}', 'bad_offer');
+	row('offer', 'an offer without what', '{"type":"offer"}', 'bad_offer');
+	row('offer', 'an answer without accept', '{"type":"answer","what":"takeback"}', 'bad_offer');
+	row('offer', 'an answer whose accept is a string', '{"type":"answer","what":"takeback","accept":"yes"}', 'bad_offer');
+	row('offer', 'an answer with no offer pending', '{"type":"answer","what":"takeback","accept":true}', 'no_offer');
+	row('offer', 'redo in a game between two players', '{"type":"redo"}', 'nothing_to_redo');
 	row('type', 'a server message type: error', '{"type":"error","code":"game_over"}', 'bad_type');
 	row('type', 'a server message type: welcome', '{"type":"welcome","uid":"x"}', 'bad_type');
 	row('type', 'a server message type: role', '{"type":"role","role":"front"}', 'bad_type');

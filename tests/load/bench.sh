@@ -23,7 +23,7 @@ ROOT=$(pwd)
 BUILD=${BENCH_BUILD:-build-bench}
 RESULTS=$ROOT/tests/load/results
 UPDATES=${BENCH_UPDATES:-move}
-SCENARIOS=${BENCH_SCENARIOS:-capacity throughput throughput-long latency churn}
+SCENARIOS=${BENCH_SCENARIOS:-capacity throughput throughput-long latency churn ai}
 CAPACITY=${BENCH_CAPACITY:-19000}
 HOLD=${BENCH_HOLD:-60}
 THROUGHPUT_S=${BENCH_THROUGHPUT_S:-15}
@@ -31,6 +31,8 @@ LONG_S=${BENCH_LONG_S:-10}
 LATENCY_S=${BENCH_LATENCY_S:-20}
 CHURN_S=${BENCH_CHURN_S:-60}
 CHURN_WARMUP=${BENCH_CHURN_WARMUP:-10}
+AI_S=${BENCH_AI_S:-15}
+AI_GAMES=${BENCH_AI_GAMES:-50}
 if [ -n "${BENCH_QUICK:-}" ]; then
 	CAPACITY=${BENCH_CAPACITY:-4000}
 	HOLD=${BENCH_HOLD:-5}
@@ -120,6 +122,35 @@ server_start() {
 	die "the server is not listening on $PORT"
 }
 
+# Scenario "ai": human rooms' move latency alone, then on the same server
+# while AI_GAMES games against the hard engine keep it thinking.
+ai_scenario() {
+	local players
+	command -v node >/dev/null && [ -d tests/node_modules/ws ] || {
+		echo "  ai: skipped (needs node and tests/node_modules: ./gomoku.sh deps test)" >&2
+		return 0
+	}
+	server_start
+	echo "  ai: gomoku-loadgen --connections 2000 --move-rate 1, alone, then with $AI_GAMES engine games (tests/load/ai-players.mjs)" >&2
+	"$BUILD/gomoku-loadgen" --port "$PORT" --server-pid "$SERVER_PID" \
+		--updates "$UPDATES" --label ai-alone --json --connections 2000 \
+		--move-rate 1 --duration "$AI_S" --warmup 5 \
+		>"$RESULTS/ai-alone.json" 2>>"$RESULTS/bench.log" ||
+		die "ai: the load generator failed (see $RESULTS/bench.log)"
+	node tests/load/ai-players.mjs --port "$PORT" --games "$AI_GAMES" \
+		--level hard >"$RESULTS/ai-players.json" 2>>"$RESULTS/bench.log" &
+	players=$!
+	sleep 3
+	"$BUILD/gomoku-loadgen" --port "$PORT" --server-pid "$SERVER_PID" \
+		--updates "$UPDATES" --label ai --json --connections 2000 \
+		--move-rate 1 --duration "$AI_S" --warmup 5 \
+		>"$RESULTS/ai.json" 2>>"$RESULTS/bench.log" ||
+		die "ai: the load generator failed (see $RESULTS/bench.log)"
+	kill -TERM "$players"
+	wait "$players" || true
+	server_stop
+}
+
 # Runs one scenario against a fresh server; appends its JSON.
 scenario() {
 	local label=$1
@@ -168,6 +199,8 @@ for name in $SCENARIOS; do
 	churn)
 		scenario churn --churn 500 --move-rate 0 \
 			--duration "$CHURN_S" --warmup "$CHURN_WARMUP" ;;
+	ai)
+		ai_scenario ;;
 	*)
 		die "unknown scenario '$name'" ;;
 	esac
@@ -284,6 +317,19 @@ report() {
 	row "" "server fds empty / after" \
 		"$(fig churn '"\(.fds_empty) / \(.fds_after)"')" "no growth" \
 		"$(verdict ".fds_after <= .fds_empty" churn)"
+	fi
+
+	if has ai && [ -s "$RESULTS/ai.json" ]; then
+	row ai "human rooms, moves per second" \
+		"$(fig ai-alone '"\(.connections / 2), \(.moves_per_s | round)"')" "" ""
+	row "" "p50 / p99 / p99.9, alone" \
+		"$(fig ai-alone '"\(.latency_p50_us / 1000) / \(.latency_p99_us / 1000) / \(.latency_p999_us / 1000) ms"')" "" ""
+	row "" "... with $AI_GAMES engine games" \
+		"$(fig ai '"\(.latency_p50_us / 1000) / \(.latency_p99_us / 1000) / \(.latency_p999_us / 1000) ms"')" \
+		"p99 +1 ms at most" \
+		"$(jq -r -s 'if .[1].latency_p99_us <= .[0].latency_p99_us + 1000 then "PASS" else "SHORT" end' "$RESULTS/ai-alone.json" "$RESULTS/ai.json")"
+	row "" "engine moves, answer p50 / p99" \
+		"$(jq -r '"\(.engine_moves), \(.answer_ms.p50) / \(.answer_ms.p99) ms"' "$RESULTS/ai-players.json")" "" ""
 	fi
 
 	echo

@@ -631,6 +631,56 @@ static void board_move_after_the_game_is_over_is_game_over(void **state)
 		      MOVE_GAME_OVER);
 }
 
+static void undo_takes_back_the_last_move_and_gives_the_turn_back(void **state)
+{
+	struct game game;
+	struct cell cell;
+	enum role mover;
+
+	(void)state;
+	game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_BACK);
+	assert_false(game_undo(&game, &cell, &mover));
+	assert_int_equal(game_play(&game, ROLE_FRONT, 7, 7), MOVE_OK);
+	assert_int_equal(game_play(&game, ROLE_BACK, 8, 8), MOVE_OK);
+	assert_true(game_undo(&game, &cell, &mover));
+	expect_int(cell.x, 8);
+	expect_int(cell.y, 8);
+	expect_int(mover, ROLE_BACK);
+	expect_int(game.to_move, ROLE_BACK);
+	expect_int(game.moves_played, 1);
+	expect_int(board_get(&game.board, 8, 8), ROLE_NONE);
+	expect_int(game.last_move.x, 7);
+	expect_int(game.last_mover, ROLE_FRONT);
+	assert_true(game_undo(&game, &cell, &mover));
+	expect_int(mover, ROLE_FRONT);
+	expect_int(game.to_move, ROLE_FRONT);
+	expect_int(game.moves_played, 0);
+	expect_int(game.last_mover, ROLE_NONE);
+	expect_int(game.board.stones, 0);
+	/* the same cell can be played again */
+	assert_int_equal(game_play(&game, ROLE_FRONT, 7, 7), MOVE_OK);
+}
+
+static void undo_refuses_a_finished_game(void **state)
+{
+	struct game game;
+	struct cell cell;
+	enum role mover;
+	int i;
+
+	(void)state;
+	game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_BACK);
+	for (i = 0; i < 5; i++) {
+		assert_int_equal(game_play(&game, ROLE_FRONT, i, 0), MOVE_OK);
+		if (i < 4)
+			assert_int_equal(game_play(&game, ROLE_BACK, i, 1),
+					 MOVE_OK);
+	}
+	assert_true(game_is_over(&game));
+	assert_false(game_undo(&game, &cell, &mover));
+	expect_int(game.moves_played, 9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -676,6 +726,9 @@ int main(void)
 		cmocka_unit_test(
 			board_move_with_a_value_beyond_back_is_a_bad_board),
 		cmocka_unit_test(board_move_out_of_turn_is_not_your_turn),
+		cmocka_unit_test(
+			undo_takes_back_the_last_move_and_gives_the_turn_back),
+		cmocka_unit_test(undo_refuses_a_finished_game),
 		cmocka_unit_test(
 			board_move_after_the_game_is_over_is_game_over),
 	};

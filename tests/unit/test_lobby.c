@@ -42,6 +42,12 @@ struct record {
 	struct cell move;		   /* BOARD: the last move */
 	int seconds;			   /* OPPONENT_AWAY */
 	bool resume;			   /* BOARD: a returner's position */
+	bool undo;			   /* BOARD: a takeback's */
+	struct cell undo_cell;		   /* BOARD with undo */
+	enum role undo_role;		   /* BOARD with undo */
+	bool accept;			   /* ANSWER */
+	enum role by;			   /* OFFER, ANSWER */
+	char ai_level[16];		   /* ROLE: the engine's level */
 	char *json;			   /* encoded, or NULL for REPLACED */
 };
 
@@ -72,6 +78,8 @@ struct fixture {
 	char conns[2 * MAX_UIDS];	  /* &conns[i] is connection i */
 	struct fact facts[MAX_FACTS];	  /* every fact, in order */
 	size_t fact_count;		  /* facts used */
+	int thinks;			  /* lobby_sink.think calls */
+	struct lobby_ai_ticket ticket;	  /* the last think's ticket */
 };
 
 static void record_event(void *ctx, void *conn, const struct event *ev)
@@ -96,6 +104,13 @@ static void record_event(void *ctx, void *conn, const struct event *ev)
 	r->type = ev->type;
 	r->role = ev->role;
 	r->code = ev->code;
+	r->undo = ev->undo;
+	r->undo_cell = ev->undo_cell;
+	r->undo_role = ev->undo_role;
+	r->accept = ev->accept;
+	r->by = ev->by;
+	if (ev->ai_level)
+		snprintf(r->ai_level, sizeof(r->ai_level), "%s", ev->ai_level);
 	if (ev->room_id)
 		snprintf(r->room, sizeof(r->room), "%s", ev->room_id);
 	if (ev->opponent_name && ev->opponent_name[0]) {
@@ -137,6 +152,16 @@ static void record_fact(void *ctx, enum lobby_record type,
 	fact->seated[ROLE_FRONT] = room->seats[ROLE_FRONT] != NULL;
 	fact->seated[ROLE_BACK] = room->seats[ROLE_BACK] != NULL;
 	fact->events_before = f->count;
+}
+
+static void record_think(void *ctx, struct lobby_room *room)
+{
+	struct fixture *f = ctx;
+
+	if (room->ai_role == ROLE_NONE || room->game.to_move != room->ai_role)
+		fail_msg("think called when the engine is not to move");
+	f->thinks++;
+	lobby_ai_ticket(room, &f->ticket);
 }
 
 static void fill_random(void *ctx, void *buf, size_t len)
@@ -191,8 +216,10 @@ static int start_lobby(struct fixture *f, const struct lobby_config *config,
 {
 	return lobby_init(
 		&f->lobby, config, (struct lobby_random){ fill_random, f },
-		(struct lobby_sink){ record_event, journal ? record_fact : NULL,
-				     f });
+		(struct lobby_sink){ .send = record_event,
+				     .record = journal ? record_fact : NULL,
+				     .think = record_think,
+				     .ctx = f });
 }
 
 static int setup_lobby_with(void **state, int size, enum full_board full_board,
@@ -306,6 +333,10 @@ static const char *type_name(int type)
 		return "opponent_back";
 	case EVENT_REPLACED:
 		return "replaced";
+	case EVENT_OFFER:
+		return "offer";
+	case EVENT_ANSWER:
+		return "answer";
 	default:
 		return "(not an event)";
 	}
@@ -372,7 +403,7 @@ static void play(struct fixture *f, struct lobby_player *player, int x, int y)
 {
 	struct request req = move_request(x, y);
 
-	lobby_request(&f->lobby, player, &req);
+	lobby_request(&f->lobby, player, &req, 0);
 }
 
 /* Pairs players 0 and 1 with coin; player 0 queued first. */
@@ -405,7 +436,7 @@ static void init_refuses_a_bad_config(void **state)
 {
 	struct lobby_config config = { .board_size = 4 };
 	struct lobby_random random = { fill_random, NULL };
-	struct lobby_sink sink = { record_event, NULL, NULL };
+	struct lobby_sink sink = { .send = record_event };
 	struct lobby lobby;
 
 	(void)state;
@@ -417,7 +448,7 @@ static void init_refuses_a_bad_config(void **state)
 			      (struct lobby_random){ NULL, NULL }, sink),
 		   -EINVAL);
 	expect_int(lobby_init(&lobby, &config, random,
-			      (struct lobby_sink){ NULL, NULL, NULL }),
+			      (struct lobby_sink){ .send = NULL }),
 		   -EINVAL);
 	expect_int(lobby_init(&lobby, &config, random, sink), 0);
 	lobby_release(&lobby);
@@ -596,7 +627,7 @@ static void a_seed_form_board_is_played_as_a_move(void **state)
 
 	pair(f, &p0, &p1, 0);
 	req.cells[3 * 15 + 4] = ROLE_FRONT;
-	lobby_request(&f->lobby, p0, &req);
+	lobby_request(&f->lobby, p0, &req, 0);
 	expect_events(f, 2);
 	expect_event(f, 0, 0, EVENT_BOARD);
 	expect_event(f, 1, 1, EVENT_BOARD);
@@ -625,7 +656,7 @@ static void moves_in_one_room_never_reach_another_room(void **state)
 	}
 	play(f, p[0], 4, 0);
 	play(f, p[1], 9, 9);
-	lobby_request(&f->lobby, p[0], &ping);
+	lobby_request(&f->lobby, p[0], &ping, 0);
 	lobby_disconnect(&f->lobby, p[1], false, 0);
 	for (i = 0; i < f->count; i++)
 		if (f->records[i].conn == conn(f, 2) ||
@@ -649,7 +680,7 @@ static void expect_refusal(struct fixture *f, struct lobby_player *player,
 	if (player->room)
 		game = player->room->game;
 	forget_records(f);
-	lobby_request(&f->lobby, player, req);
+	lobby_request(&f->lobby, player, req, 0);
 	if (f->count != 1 || f->records[0].type != EVENT_ERROR)
 		fail_msg("expected one error, got %zu events, first %s",
 			 f->count,
@@ -856,14 +887,14 @@ static void ping_gets_pong_and_a_winner_claim_gets_nothing(void **state)
 	pair(f, &p0, &p1, 0);
 	p2 = join(f, 2, NULL);
 	forget_records(f);
-	lobby_request(&f->lobby, p1, &ping);
-	lobby_request(&f->lobby, p2, &ping);
+	lobby_request(&f->lobby, p1, &ping, 0);
+	lobby_request(&f->lobby, p2, &ping, 0);
 	expect_events(f, 2);
 	expect_event(f, 0, 1, EVENT_PONG);
 	expect_event(f, 1, 2, EVENT_PONG);
 	forget_records(f);
-	lobby_request(&f->lobby, p0, &claim);
-	lobby_request(&f->lobby, p2, &claim);
+	lobby_request(&f->lobby, p0, &claim, 0);
+	lobby_request(&f->lobby, p2, &claim, 0);
 	expect_events(f, 0);
 	assert_false(game_is_over(&p0->room->game));
 	expect_stats(f, 3, 1, 1, 1, 1, 0);
@@ -1092,7 +1123,7 @@ static void no_event_to_anyone_carries_a_whole_uid(void **state)
 		play(f, p[1], i, 1);
 	}
 	play(f, p[0], 4, 0);
-	lobby_request(&f->lobby, p[1], &bad);
+	lobby_request(&f->lobby, p[1], &bad, 0);
 	lobby_connect(&f->lobby, f->uids[2], "back", conn(f, 102), 0);
 	lobby_disconnect(&f->lobby, p[3], false, 0);
 	lobby_disconnect(&f->lobby, p[0], false, 0);
@@ -1498,7 +1529,7 @@ the_present_player_plays_on_and_the_away_one_hears_nothing(void **state)
 
 	/* Now it is the away player's turn: the present one must wait. */
 	expect_refusal(f, p1, &move, ERR_NOT_YOUR_TURN);
-	lobby_request(&f->lobby, p1, &ping);
+	lobby_request(&f->lobby, p1, &ping, 0);
 	expect_events(f, 1);
 	expect_event(f, 0, 1, EVENT_PONG);
 	expect_away(f, 1);
@@ -1795,7 +1826,7 @@ static void the_journal_hears_each_move_once_before_the_boards(void **state)
 	/* A seed-form board is a move like any other. */
 	memcpy(board.cells, p1->room->game.board.cells, sizeof(board.cells));
 	board.cells[3 * 15 + 4] = ROLE_BACK;
-	lobby_request(&f->lobby, p1, &board);
+	lobby_request(&f->lobby, p1, &board, 0);
 	expect_events(f, 2);
 	expect_event(f, 0, 0, EVENT_BOARD);
 	expect_facts(f, 1);
@@ -2309,6 +2340,359 @@ static void a_seat_away_until_zero_is_freed_when_it_leaves(void **state)
 #define grace_test(name) \
 	cmocka_unit_test_setup_teardown(name, setup_grace, teardown)
 
+/* Connects player i against the engine at level. */
+static struct lobby_player *join_ai(struct fixture *f, int i,
+				    enum engine_level level, uint8_t coin)
+{
+	struct lobby_player *player;
+
+	script_match(f, 0x22, coin);
+	player = lobby_connect_ai(&f->lobby, f->uids[i], "", conn(f, i), level,
+				  T0);
+	if (!player)
+		fail_msg("player %d could not connect to play the engine", i);
+	return player;
+}
+
+static void request(struct fixture *f, struct lobby_player *player,
+		    enum request_type type, bool accept, uint64_t now)
+{
+	struct request req = { .type = type, .accept = accept };
+
+	lobby_request(&f->lobby, player, &req, now);
+}
+
+/* Checks that event i is a takeback board of the stone at (x, y). */
+static void expect_undo(struct fixture *f, size_t i, int c, int x, int y,
+			int moves)
+{
+	expect_event(f, i, c, EVENT_BOARD);
+	if (!f->records[i].undo)
+		fail_msg("event %zu: expected a takeback board", i);
+	expect_int(f->records[i].undo_cell.x, x);
+	expect_int(f->records[i].undo_cell.y, y);
+	expect_int(f->records[i].moves, moves);
+	if (!strstr(f->records[i].json, "\"content\":[") ||
+	    !strstr(f->records[i].json, "\"undo\":{") ||
+	    strstr(f->records[i].json, "\"move\":"))
+		fail_msg("event %zu: a takeback board needs content and undo, "
+			 "and no move: %s",
+			 i, f->records[i].json);
+}
+
+static void the_engine_seats_a_player_at_once_and_thinks_as_front(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0 = join_ai(f, 0, ENGINE_HARD, 1);
+
+	expect_events(f, 1);
+	expect_event(f, 0, 0, EVENT_ROLE);
+	expect_int(f->records[0].role, ROLE_BACK);
+	expect_str(f->records[0].opponent, "Computer (hard)");
+	expect_str(f->records[0].ai_level, "hard");
+	if (!strstr(f->records[0].json,
+		    "\"opponent\":{\"name\":\"Computer (hard)\",\"ai\":true,"
+		    "\"level\":\"hard\"}"))
+		fail_msg("role: %s", f->records[0].json);
+	expect_int(f->thinks, 1);
+	expect_str(f->ticket.uid, f->uids[0]);
+	expect_int(f->lobby.stats.ai_rooms, 1);
+	expect_int(f->lobby.stats.waiting, 0);
+	expect_int(f->lobby.stats.players, 1);
+	forget_records(f);
+
+	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 7, 7), 0);
+	expect_events(f, 1);
+	expect_event(f, 0, 0, EVENT_BOARD);
+	expect_int(f->records[0].moves, 1);
+	/* the same ticket again: the position has changed since */
+	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 8, 8), -ESTALE);
+	play(f, p0, 8, 8);
+	expect_int(f->thinks, 2);
+	/* an occupied cell is refused: the caller forfeits the engine */
+	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 7, 7), -EINVAL);
+	forget_records(f);
+	expect_int(lobby_ai_forfeit(&f->lobby, &f->ticket), 0);
+	expect_events(f, 1);
+	expect_event(f, 0, 0, EVENT_WINNER);
+	expect_int(f->records[0].winner, WINNER_BACK);
+	expect_int(f->records[0].reason, REASON_FORFEIT);
+	expect_int(lobby_ai_forfeit(&f->lobby, &f->ticket), -ESTALE);
+	/* the player leaves: room and engine seat go (ASan checks) */
+	lobby_disconnect(&f->lobby, p0, true, T0);
+	expect_int(f->lobby.stats.ai_rooms, 0);
+	expect_int(f->lobby.stats.rooms, 0);
+	expect_int(f->lobby.stats.players, 0);
+}
+
+static void the_engine_as_back_waits_for_the_players_move(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0 = join_ai(f, 0, ENGINE_EASY, 0);
+
+	expect_int(f->records[0].role, ROLE_FRONT);
+	expect_str(f->records[0].opponent, "Computer (easy)");
+	expect_int(f->thinks, 0);
+	play(f, p0, 7, 7);
+	expect_int(f->thinks, 1);
+	/* a uid with a seat resumes it, whatever the mode */
+	forget_records(f);
+	assert_ptr_equal(lobby_connect_ai(&f->lobby, f->uids[0], "", conn(f, 2),
+					  ENGINE_HARD, T0),
+			 p0);
+	expect_event(f, 0, 0, EVENT_REPLACED);
+	expect_event(f, 1, 2, EVENT_ROLE);
+	expect_int(f->lobby.stats.ai_rooms, 1);
+}
+
+static void
+an_engine_takeback_removes_the_reply_and_the_move_and_redo_puts_them_back(
+	void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0 = join_ai(f, 0, ENGINE_MEDIUM, 0);
+
+	play(f, p0, 7, 7);
+	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 8, 8), 0);
+	play(f, p0, 6, 6);
+	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 9, 9), 0);
+	forget_records(f);
+
+	request(f, p0, REQUEST_OFFER, false, T0);
+	expect_events(f, 2);
+	expect_undo(f, 0, 0, 9, 9, 3);
+	expect_undo(f, 1, 0, 6, 6, 2);
+	expect_int(f->lobby.stats.takebacks, 1);
+	request(f, p0, REQUEST_OFFER, false, T0);
+	expect_events(f, 4);
+	expect_undo(f, 2, 0, 8, 8, 1);
+	expect_undo(f, 3, 0, 7, 7, 0);
+	request(f, p0, REQUEST_OFFER, false, T0);
+	expect_event(f, 4, 0, EVENT_ERROR);
+	expect_int(f->records[4].code, ERR_NOTHING_TO_UNDO);
+	forget_records(f);
+
+	/* redo: one takeback's worth at a time, the player's move first */
+	request(f, p0, REQUEST_REDO, false, T0);
+	expect_events(f, 2);
+	expect_event(f, 0, 0, EVENT_BOARD);
+	expect_int(f->records[0].move.x, 7);
+	expect_int(f->records[0].moves, 1);
+	expect_int(f->records[1].move.x, 8);
+	expect_int(f->records[1].moves, 2);
+	request(f, p0, REQUEST_REDO, false, T0);
+	expect_events(f, 4);
+	expect_int(f->records[2].move.x, 6);
+	expect_int(f->records[3].move.x, 9);
+	expect_int(f->thinks, 2); /* the player is to move: no search */
+	request(f, p0, REQUEST_REDO, false, T0);
+	expect_event(f, 4, 0, EVENT_ERROR);
+	expect_int(f->records[4].code, ERR_NOTHING_TO_REDO);
+
+	/* a new move forgets what could be redone */
+	request(f, p0, REQUEST_OFFER, false, T0);
+	play(f, p0, 0, 0);
+	forget_records(f);
+	request(f, p0, REQUEST_REDO, false, T0);
+	expect_event(f, 0, 0, EVENT_ERROR);
+	expect_int(f->records[0].code, ERR_NOTHING_TO_REDO);
+}
+
+static void a_takeback_while_the_engine_thinks_drops_its_search(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0 = join_ai(f, 0, ENGINE_MEDIUM, 0);
+	struct lobby_ai_ticket stale;
+
+	play(f, p0, 7, 7);
+	stale = f->ticket;
+	forget_records(f);
+	request(f, p0, REQUEST_OFFER, false, T0);
+	expect_events(f, 1);
+	expect_undo(f, 0, 0, 7, 7, 0);
+	expect_int(lobby_ai_move(&f->lobby, &stale, 8, 8), -ESTALE);
+	expect_int(f->thinks, 1);
+	forget_records(f);
+	request(f, p0, REQUEST_REDO, false, T0);
+	expect_events(f, 1);
+	expect_int(f->records[0].move.x, 7);
+	expect_int(f->thinks, 2); /* the engine is to move again */
+	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 8, 8), 0);
+}
+
+static void
+a_human_takeback_needs_consent_and_a_refusal_waits_ten_seconds(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1; /* coin 0: p0 front */
+
+	pair(f, &p0, &p1, 0);
+	play(f, p0, 7, 7);
+	forget_records(f);
+
+	request(f, p1, REQUEST_OFFER, false, T0);
+	expect_event(f, 0, 1, EVENT_ERROR);
+	expect_int(f->records[0].code, ERR_NOTHING_TO_UNDO);
+	request(f, p1, REQUEST_ANSWER, true, T0);
+	expect_int(f->records[1].code, ERR_NO_OFFER);
+	request(f, p1, REQUEST_REDO, false, T0);
+	expect_int(f->records[2].code, ERR_NOTHING_TO_REDO);
+	forget_records(f);
+
+	request(f, p0, REQUEST_OFFER, false, T0);
+	expect_events(f, 2);
+	expect_event(f, 0, 0, EVENT_OFFER);
+	expect_event(f, 1, 1, EVENT_OFFER);
+	expect_int(f->records[1].by, ROLE_FRONT);
+	request(f, p0, REQUEST_OFFER, false, T0);
+	expect_int(f->records[2].code, ERR_OFFER_PENDING);
+	request(f, p0, REQUEST_ANSWER, true, T0);
+	expect_int(f->records[3].code, ERR_NO_OFFER);
+	forget_records(f);
+
+	request(f, p1, REQUEST_ANSWER, false, T0);
+	expect_events(f, 2);
+	expect_event(f, 0, 0, EVENT_ANSWER);
+	expect_event(f, 1, 1, EVENT_ANSWER);
+	expect_int(f->records[0].accept, false);
+	expect_int(f->records[0].by, ROLE_BACK);
+	request(f, p0, REQUEST_OFFER, false, T0 + LOBBY_OFFER_COOLDOWN_MS - 1);
+	expect_int(f->records[2].code, ERR_TOO_SOON);
+	forget_records(f);
+
+	request(f, p0, REQUEST_OFFER, false, T0 + LOBBY_OFFER_COOLDOWN_MS);
+	expect_event(f, 0, 0, EVENT_OFFER);
+	request(f, p1, REQUEST_ANSWER, true, T0 + LOBBY_OFFER_COOLDOWN_MS);
+	expect_events(f, 6);
+	expect_event(f, 2, 0, EVENT_ANSWER);
+	expect_int(f->records[2].accept, true);
+	expect_undo(f, 4, 0, 7, 7, 0);
+	expect_undo(f, 5, 1, 7, 7, 0);
+	expect_int(f->lobby.stats.moves, 1);
+	/* front is to move again */
+	forget_records(f);
+	play(f, p1, 1, 1);
+	expect_int(f->records[0].code, ERR_NOT_YOUR_TURN);
+	play(f, p0, 3, 3);
+	expect_event(f, 1, 0, EVENT_BOARD);
+	expect_no_uid_sent(f, 2);
+}
+
+static void an_accepted_takeback_after_a_reply_removes_both(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+
+	pair(f, &p0, &p1, 0);
+	play(f, p0, 7, 7);
+	play(f, p1, 8, 8);
+	request(f, p0, REQUEST_OFFER, false, T0);
+	forget_records(f);
+	request(f, p1, REQUEST_ANSWER, true, T0);
+	expect_events(f, 6);
+	expect_undo(f, 2, 0, 8, 8, 1);
+	expect_undo(f, 4, 0, 7, 7, 0);
+	expect_int(f->fact_count, 0); /* no journal in this fixture */
+}
+
+static void a_move_while_an_offer_waits_declines_it(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+
+	pair(f, &p0, &p1, 0);
+	play(f, p0, 7, 7);
+	play(f, p1, 8, 8);
+	play(f, p0, 6, 6);
+	request(f, p0, REQUEST_OFFER, false, T0);
+	forget_records(f);
+	play(f, p1, 9, 9);
+	expect_events(f, 4);
+	expect_event(f, 0, 0, EVENT_ANSWER);
+	expect_event(f, 1, 1, EVENT_ANSWER);
+	expect_int(f->records[0].accept, false);
+	expect_int(f->records[0].by, ROLE_BACK);
+	expect_event(f, 2, 0, EVENT_BOARD);
+	request(f, p1, REQUEST_ANSWER, true, T0);
+	expect_int(f->records[4].code, ERR_NO_OFFER);
+	/* a finished game takes no offers */
+	play(f, p0, 5, 5);
+	play(f, p1, 10, 10);
+	play(f, p0, 4, 4);
+	play(f, p1, 11, 11);
+	play(f, p0, 3, 3); /* five: 3..7 on the diagonal */
+	forget_records(f);
+	request(f, p1, REQUEST_OFFER, false, T0);
+	expect_int(f->records[0].code, ERR_GAME_OVER);
+	request(f, p0, REQUEST_REDO, false, T0);
+	expect_int(f->records[1].code, ERR_GAME_OVER);
+}
+
+static void the_journal_hears_a_takeback_with_the_moves_left(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+
+	pair(f, &p0, &p1, 0);
+	play(f, p0, 7, 7);
+	play(f, p1, 8, 8);
+	request(f, p1, REQUEST_OFFER, false, T0);
+	forget_records(f);
+	request(f, p0, REQUEST_ANSWER, true, T0);
+	/* back offered after its reply: only that reply is taken back */
+	expect_int(f->fact_count, 1);
+	expect_int(f->facts[0].type, RECORD_TAKEBACK);
+	expect_int(f->facts[0].moves, 1);
+	/* told to the journal before the players heard of it */
+	expect_int(f->facts[0].events_before, 2);
+	expect_events(f, 4);
+}
+
+static void a_player_who_waited_long_enough_plays_the_engine(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_config config = {
+		.board_size = 15,
+		.ai_fill_after_ms = 5000,
+		.ai_fill_level = ENGINE_EASY,
+	};
+
+	lobby_release(&f->lobby);
+	expect_int(start_lobby(f, &config, false), 0);
+	assert_non_null(
+		lobby_connect(&f->lobby, f->uids[0], "", conn(f, 0), T0));
+	forget_records(f);
+	expect_int(lobby_tick(&f->lobby, T0), T0 + 5000);
+	expect_int(lobby_tick(&f->lobby, T0 + 4999), T0 + 5000);
+	expect_events(f, 0);
+	script_match(f, 0x33, 1);
+	expect_int(lobby_tick(&f->lobby, T0 + 5000), UINT64_MAX);
+	expect_events(f, 1);
+	expect_event(f, 0, 0, EVENT_ROLE);
+	expect_str(f->records[0].ai_level, "easy");
+	expect_int(f->thinks, 1);
+	expect_int(f->lobby.stats.waiting, 0);
+	/* two who find each other first never see the engine */
+	script_match(f, 0x44, 0);
+	assert_non_null(lobby_connect(&f->lobby, f->uids[1], "", conn(f, 1),
+				      T0 + 6000));
+	assert_non_null(lobby_connect(&f->lobby, f->uids[2], "", conn(f, 2),
+				      T0 + 9000));
+	expect_int(lobby_tick(&f->lobby, T0 + 20000), UINT64_MAX);
+	expect_int(f->lobby.stats.ai_matches, 1);
+	expect_int(f->lobby.stats.matches, 2);
+}
+
+static void release_frees_engine_rooms_too(void **state)
+{
+	struct fixture *f = *state;
+
+	join_ai(f, 0, ENGINE_HARD, 0);
+	join_ai(f, 1, ENGINE_HARD, 1);
+	expect_int(f->lobby.stats.ai_rooms, 2);
+	/* teardown releases the lobby: ASan and valgrind see no leak */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2386,6 +2770,19 @@ int main(void)
 			a_lobby_without_a_journal_runs_every_path,
 			setup_grace_no_journal, teardown),
 		grace_test(restore_seats_a_saved_game_with_both_players_away),
+		lobby_test(
+			the_engine_seats_a_player_at_once_and_thinks_as_front),
+		lobby_test(the_engine_as_back_waits_for_the_players_move),
+		lobby_test(
+			an_engine_takeback_removes_the_reply_and_the_move_and_redo_puts_them_back),
+		lobby_test(a_takeback_while_the_engine_thinks_drops_its_search),
+		lobby_test(
+			a_human_takeback_needs_consent_and_a_refusal_waits_ten_seconds),
+		lobby_test(an_accepted_takeback_after_a_reply_removes_both),
+		lobby_test(a_move_while_an_offer_waits_declines_it),
+		grace_test(the_journal_hears_a_takeback_with_the_moves_left),
+		lobby_test(a_player_who_waited_long_enough_plays_the_engine),
+		lobby_test(release_frees_engine_rooms_too),
 		grace_test(
 			a_restored_game_resumes_with_the_board_and_the_side_to_move),
 		grace_test(restore_without_moves_puts_front_to_move),

@@ -219,6 +219,48 @@ static void parses_ping(void **state)
 	expect_int(req.type, REQUEST_PING);
 }
 
+static void parses_takeback_offers_answers_and_redo(void **state)
+{
+	struct request req;
+
+	(void)state;
+	expect_code(parse("{\"type\":\"offer\",\"what\":\"takeback\"}", &req),
+		    ERR_NONE);
+	expect_int(req.type, REQUEST_OFFER);
+	expect_code(parse("{\"type\":\"answer\",\"what\":\"takeback\","
+			  "\"accept\":true}",
+			  &req),
+		    ERR_NONE);
+	expect_int(req.type, REQUEST_ANSWER);
+	expect_int(req.accept, true);
+	expect_code(parse("{\"accept\":false,\"type\":\"answer\","
+			  "\"what\":\"takeback\"}",
+			  &req),
+		    ERR_NONE);
+	expect_int(req.accept, false);
+	expect_code(parse("{\"type\":\"redo\"}", &req), ERR_NONE);
+	expect_int(req.type, REQUEST_REDO);
+}
+
+static void refuses_offers_and_answers_of_the_wrong_shape(void **state)
+{
+	(void)state;
+	expect_refused("{\"type\":\"offer\"}", ERR_BAD_OFFER);
+	expect_refused("{\"type\":\"offer\",\"what\":\"draw\"}", ERR_BAD_OFFER);
+	expect_refused("{\"type\":\"offer\",\"what\":1}", ERR_BAD_OFFER);
+	expect_refused("{\"type\":\"offer\",\"what\":\"Takeback\"}",
+		       ERR_BAD_OFFER);
+	expect_refused("{\"type\":\"answer\",\"what\":\"takeback\"}",
+		       ERR_BAD_OFFER);
+	expect_refused("{\"type\":\"answer\",\"what\":\"takeback\","
+		       "\"accept\":1}",
+		       ERR_BAD_OFFER);
+	expect_refused("{\"type\":\"answer\",\"what\":\"takeback\","
+		       "\"accept\":\"true\"}",
+		       ERR_BAD_OFFER);
+	expect_refused("{\"type\":\"answer\",\"accept\":true}", ERR_BAD_OFFER);
+}
+
 static void reads_exactly_len_bytes_of_text(void **state)
 {
 	static const char text[] = "{\"type\":\"ping\"}garbage";
@@ -618,6 +660,90 @@ static void encodes_role_with_the_opponent_name(void **state)
 	cJSON_Delete(root);
 }
 
+static void encodes_an_engine_opponent_with_ai_and_level(void **state)
+{
+	struct event ev = {
+		.type = EVENT_ROLE,
+		.role = ROLE_FRONT,
+		.room_id = "6f1c0e2a-9b7d-4c3e-8a5f-0123456789ab",
+		.size = 15,
+		.opponent_name = "Computer (hard)",
+		.ai_level = "hard",
+	};
+	const cJSON *opponent;
+	cJSON *root = encode(&ev, 0);
+
+	(void)state;
+	opponent = cJSON_GetObjectItemCaseSensitive(root, "opponent");
+	expect_str(member_string(opponent, "name"), "Computer (hard)");
+	assert_true(
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(opponent, "ai")));
+	expect_str(member_string(opponent, "level"), "hard");
+	expect_int(member_count(opponent), 3);
+	cJSON_Delete(root);
+}
+
+static void encodes_offer_and_answer_with_who(void **state)
+{
+	struct event offer = { .type = EVENT_OFFER, .by = ROLE_BACK };
+	struct event answer = {
+		.type = EVENT_ANSWER,
+		.by = ROLE_FRONT,
+		.accept = true,
+	};
+	cJSON *root = encode(&offer, 0);
+
+	(void)state;
+	expect_str(member_string(root, "type"), "offer");
+	expect_str(member_string(root, "what"), "takeback");
+	expect_str(member_string(root, "by"), "back");
+	expect_int(member_count(root), 3);
+	cJSON_Delete(root);
+	root = encode(&answer, 0);
+	expect_str(member_string(root, "type"), "answer");
+	expect_str(member_string(root, "by"), "front");
+	assert_true(
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "accept")));
+	cJSON_Delete(root);
+	answer.accept = false;
+	root = encode(&answer, 0);
+	assert_true(cJSON_IsFalse(
+		cJSON_GetObjectItemCaseSensitive(root, "accept")));
+	cJSON_Delete(root);
+}
+
+static void encodes_a_takeback_board_with_content_and_undo(void **state)
+{
+	struct game game;
+	struct event ev = {
+		.type = EVENT_BOARD,
+		.undo = true,
+		.compact = true, /* ignored: a takeback always has content */
+	};
+	const cJSON *content, *undo;
+	cJSON *root;
+
+	(void)state;
+	game_init(&game, 5, RULE_FREESTYLE, FULL_BOARD_BACK);
+	assert_int_equal(game_play(&game, ROLE_FRONT, 2, 2), MOVE_OK);
+	assert_int_equal(game_play(&game, ROLE_BACK, 3, 1), MOVE_OK);
+	assert_true(game_undo(&game, &ev.undo_cell, &ev.undo_role));
+	ev.game = &game;
+	root = encode(&ev, 0);
+	content = cJSON_GetObjectItemCaseSensitive(root, "content");
+	expect_int(cJSON_GetArraySize(content), 25);
+	expect_str(cJSON_GetArrayItem(content, 12)->valuestring, "front");
+	expect_str(cJSON_GetArrayItem(content, 8)->valuestring, "");
+	expect_str(member_string(root, "role"), "back");
+	expect_int(member_number(root, "moves"), 1);
+	undo = cJSON_GetObjectItemCaseSensitive(root, "undo");
+	expect_int(member_number(undo, "x"), 3);
+	expect_int(member_number(undo, "y"), 1);
+	expect_str(member_string(undo, "role"), "back");
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "move"));
+	cJSON_Delete(root);
+}
+
 static void encodes_role_without_opponent_when_the_name_is_empty(void **state)
 {
 	struct event ev = {
@@ -916,6 +1042,13 @@ static void error_code_names_are_the_protocol_words(void **state)
 		"game_over",
 		"too_large",
 		"rate_limited",
+		"bad_mode",
+		"bad_offer",
+		"nothing_to_undo",
+		"nothing_to_redo",
+		"offer_pending",
+		"no_offer",
+		"too_soon",
 	};
 	int code;
 
@@ -1179,6 +1312,12 @@ int main(void)
 			parses_a_board_of_the_smallest_and_the_largest_size),
 		cmocka_unit_test(parses_winner_whatever_its_fields),
 		cmocka_unit_test(parses_ping),
+		cmocka_unit_test(parses_takeback_offers_answers_and_redo),
+		cmocka_unit_test(refuses_offers_and_answers_of_the_wrong_shape),
+		cmocka_unit_test(encodes_an_engine_opponent_with_ai_and_level),
+		cmocka_unit_test(encodes_offer_and_answer_with_who),
+		cmocka_unit_test(
+			encodes_a_takeback_board_with_content_and_undo),
 		cmocka_unit_test(reads_exactly_len_bytes_of_text),
 		cmocka_unit_test(refuses_text_that_is_not_json),
 		cmocka_unit_test(refuses_truncated_json),
