@@ -245,7 +245,7 @@ static const struct config_option config_options[] = {
 	  "the engine's level then: easy, medium or hard (default: medium)",
 	  SETTER(set_ai_fill_level) },
 	{ "--ai-engine", "GOMOKU_AI_ENGINE", "PATH",
-	  "an external engine speaking the pbrain protocol, one process per game (default: the built-in one)",
+	  "an external engine speaking the pbrain protocol, one process per game; unset or empty: the built-in one",
 	  SETTER(set_ai_engine) },
 	{ "--log-level", "GOMOKU_LOG_LEVEL", "LEVEL",
 	  "error, warn, info or debug (default: info)", SETTER(set_log_level) },

@@ -90,7 +90,10 @@ function play() {
 			ws.close(1000);
 			break;
 		case 'error':
-			stats.errors++;
+			// The engine's winning board comes just before winner: a
+			// move sent in between is late, not wrong.
+			if (message.code !== 'game_over')
+				stats.errors++;
 			break;
 		}
 	});
