@@ -343,7 +343,10 @@ test)
 	run_tests ;;
 bench)
 	deps run
-	install_packages jq
+	# jq reads the load generator's JSON; Node and the test suite's npm
+	# packages run the engine players of the "ai" scenario.
+	install_packages jq nodejs npm
+	install_npm_packages
 	exec tests/load/bench.sh "$@" ;;
 help|-h|--help)
 	usage ;;
