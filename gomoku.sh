@@ -57,8 +57,9 @@ Commands:
                        for 60 s; then build docker/Dockerfile with
                        podman and test the image (GOMOKU_SKIP_CONTAINER=1
                        skips that); ends with "test: N passed, M failed"
-  bench                the load benchmark (tests/load/bench.sh, about 4
-                       minutes): capacity, throughput, latency, churn
+  bench                the load benchmark (tests/load/bench.sh, about 5
+                       minutes): capacity, throughput, latency, churn,
+                       and human latency beside 50 engine games
   help                 this text
 
 Debian packages:
