@@ -330,3 +330,20 @@ export async function closeAllClients() {
 			await client.terminate();
 	}));
 }
+
+/**
+ * Sends messages (objects, each as one JSON text frame) in a single write
+ * to the socket, so that the server reads them together: for requests
+ * that must reach the server with nothing happening in between (a move and
+ * a takeback before the engine can answer).
+ */
+export function sendTogether(client, messages) {
+	const socket = client.ws._socket;
+	socket.cork();
+	try {
+		for (const message of messages)
+			client.send(message);
+	} finally {
+		socket.uncork();
+	}
+}

@@ -108,3 +108,26 @@ export async function pollUntil(probe, what, { timeoutMs = 5000, intervalMs = 25
 		await sleep(intervalMs);
 	}
 }
+
+/**
+ * The ids of the live processes whose parent is pid, read from /proc
+ * (zombies not yet reaped included).
+ */
+export function childPids(pid) {
+	const children = [];
+	for (const entry of fs.readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry))
+			continue;
+		let stat;
+		try {
+			stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+		} catch {
+			continue; // gone meanwhile
+		}
+		// "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		if (Number(fields[1]) === pid)
+			children.push(Number(entry));
+	}
+	return children;
+}
