@@ -9,7 +9,7 @@ import { describe, it, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { startServer } from '../integration/lib/server.mjs';
-import { launchBrowser, openPlayer, closePlayers, boardAfter } from './lib/browser.mjs';
+import { launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves, boardAfter, WAIT_MS } from './lib/browser.mjs';
 
 const T = { timeout: 120_000 };
 
@@ -30,6 +30,65 @@ async function assertTools(player, expected, when) {
 async function playLocal(player, moves, x, y) {
 	await player.clickCell(x, y);
 	await player.waitForMoves(moves);
+}
+
+const SIZE = 15;
+const DIRECTIONS = [[1, 0], [0, 1], [1, 1], [1, -1]];
+
+/** The longest run of stone ('x' or 'o') that a stone at (x, y) of board would make. */
+function runThrough(board, x, y, stone) {
+	let longest = 0;
+	for (const [dx, dy] of DIRECTIONS) {
+		let length = 1;
+		for (const sign of [1, -1]) {
+			let px = x + sign * dx;
+			let py = y + sign * dy;
+			while (px >= 0 && py >= 0 && px < SIZE && py < SIZE && board[py * SIZE + px] === stone) {
+				length++;
+				px += sign * dx;
+				py += sign * dy;
+			}
+		}
+		longest = Math.max(longest, length);
+	}
+	return longest;
+}
+
+/**
+ * A quick, greedy move for stone on board (text, '.' empty): win at once,
+ * else stop a five, else a four, else lengthen the longest own run; the
+ * point nearest the centre on a tie. Enough to end games against the
+ * easy engine in a few dozen moves, one way or the other.
+ */
+function greedyMove(board, stone) {
+	const other = stone === 'x' ? 'o' : 'x';
+	const centre = (SIZE - 1) / 2;
+	let best = null;
+	for (let y = 0; y < SIZE; y++) {
+		for (let x = 0; x < SIZE; x++) {
+			if (board[y * SIZE + x] !== '.')
+				continue;
+			const own = runThrough(board, x, y, stone);
+			const theirs = runThrough(board, x, y, other);
+			let score = own * 2 + Math.min(theirs, 3);
+			if (own >= 5)
+				score = 100;
+			else if (theirs >= 5)
+				score = 90;
+			else if (theirs === 4)
+				score = 80;
+			const distance = Math.abs(x - centre) + Math.abs(y - centre);
+			if (!best || score > best.score || (score === best.score && distance < best.distance))
+				best = { x, y, score, distance };
+		}
+	}
+	return best;
+}
+
+/** Waits until the game is over or it is this player's turn again. */
+async function waitForMyTurnOrEnd(player) {
+	await player.page.waitForSelector('#app[data-state="over"], #app[data-state="playing"][data-turn="me"][data-live="true"]',
+		{ timeout: WAIT_MS });
 }
 
 describe('game modes', () => {
@@ -182,5 +241,165 @@ describe('game modes', () => {
 		assert.equal(player.sockets, 0, 'expected a local game to open no WebSocket');
 		assert.deepEqual(player.sentFrames, []);
 		assert.equal((await server.health()).connections, 0);
+	});
+
+	for (const device of ['desktop', 'phone']) {
+		it(`plays the computer to the end, with an Undo and a Redo that change the board (${device})`, T, async () => {
+			const player = await openPlayer(browser, server, { device, label: `${device} player against the computer` });
+			players.push(player);
+			const urls = [];
+			player.page.on('websocket', (socket) => urls.push(socket.url()));
+			await player.pressButton('#mode [data-mode="ai"]');
+			await player.pressButton('#level [data-level="easy"]');
+			await player.pressButton('#main');
+			await player.waitFor({ state: 'playing', kind: 'ai', live: 'true' });
+			assert.equal(urls.length, 1);
+			assert.match(urls[0], /[?&]mode=ai&level=easy(&|$)/, 'expected the socket to ask for the easy engine');
+			assert.match(urls[0], /[?&]updates=move(&|$)/);
+			assert.equal(await player.text('#opponent .name'), 'Computer (easy)');
+			const colour = (await player.app('role')) === 'front' ? 'White' : 'Black';
+			assert.equal(await player.text('#opponent .role'), `${colour} · Easy`);
+			assert.equal(await player.page.isVisible('#opponent .ai-tag'), true, 'expected the AI badge on the computer\'s card');
+			assert.equal(await player.text('#opponent .ai-tag'), 'AI');
+			assert.equal(await player.page.isVisible('#me .ai-tag'), false);
+			const role = await player.app('role');
+			const stone = role === 'front' ? 'x' : 'o';
+			if (role === 'back')
+				await player.waitForMoves(1); // the engine opens
+			await waitForMyTurnOrEnd(player);
+			await assertTools(player, { undo: 'disabled', redo: 'disabled' },
+				'before the player\'s first stone');
+
+			let undone = false;
+			let screenshot = false;
+			while (await player.app('state') === 'playing') {
+				const board = await player.board();
+				const moves = Number(await player.boardData('moves'));
+				if (!undone && moves >= 4) {
+					// Undo takes back my last move and the engine's reply to it;
+					// Redo plays both again.
+					await assertTools(player, { undo: 'enabled', redo: 'disabled' }, 'on the player\'s turn');
+					await player.pressButton('#undo');
+					await player.waitForMoves(moves - 2);
+					await waitForMyTurnOrEnd(player);
+					const taken = await player.board();
+					assert.notEqual(taken, board, 'expected Undo to change the board');
+					assert.equal([...board].filter((cell, i) => cell !== taken[i]).length, 2,
+						'expected Undo to take back two stones, mine and the reply');
+					await assertTools(player, { undo: 'enabled', redo: 'enabled' }, 'after Undo');
+					await player.pressButton('#redo');
+					await player.waitForMoves(moves);
+					await waitForMyTurnOrEnd(player);
+					assert.equal(await player.board(), board, 'expected Redo to put both stones back');
+					await assertTools(player, { undo: 'enabled', redo: 'disabled' }, 'after Redo');
+					undone = true;
+					continue;
+				}
+				if (!screenshot && moves >= 8) {
+					await player.assertFits('playing the computer');
+					await player.screenshot(`${device}-8-computer`);
+					screenshot = true;
+				}
+				const move = greedyMove(board, stone);
+				await player.clickCell(move.x, move.y);
+				// The engine's reply may come with it: wait for the stone, not a count.
+				await player.page.waitForFunction(({ index, stone: mine }) =>
+					document.getElementById('board').dataset.board[index] === mine,
+				{ index: move.y * SIZE + move.x, stone }, { timeout: WAIT_MS });
+				await waitForMyTurnOrEnd(player);
+			}
+
+			assert.ok(undone, 'expected the game to last long enough for an Undo and a Redo');
+			const result = await player.app('result');
+			assert.ok(['win', 'loss', 'draw'].includes(result), `expected a result, got ${result}`);
+			assert.equal(await player.text('#status'),
+				{ win: 'You win!', loss: 'You lose.', draw: 'Draw — the board is full.' }[result]);
+			assert.notEqual(await player.boardData('line'), '', 'expected the five highlighted');
+			await assertTools(player, { undo: 'hidden', redo: 'hidden' }, 'after the end');
+			assert.equal(await player.page.isVisible('#modes'), true, 'expected the mode choice back after the end');
+			const sent = player.sentFrames.map((text) => JSON.parse(text));
+			assert.deepEqual(sent.filter((message) => message.type !== 'move'),
+				[{ type: 'offer', what: 'takeback' }, { type: 'redo' }],
+				'expected exactly one takeback offer and one redo besides the moves');
+		});
+	}
+
+	it('asks the opponent for a takeback online: declined once, then the other player\'s accepted', T, async () => {
+		const one = await openPlayer(browser, server, { label: 'player one' });
+		players.push(one);
+		const two = await openPlayer(browser, server, { device: 'phone', label: 'player two' });
+		players.push(two);
+		const pair = await matchPlayers(one, two);
+		const { front, back } = pair;
+		for (const player of [front, back]) {
+			assert.equal(await player.app('kind'), 'online');
+			assert.equal(await player.page.isVisible('#opponent .ai-tag'), false, 'expected no AI badge for a person');
+		}
+		await assertTools(front, { undo: 'disabled', redo: 'hidden' }, 'online, before any move');
+		const opening = [{ role: 'front', x: 7, y: 7 }, { role: 'back', x: 8, y: 8 }];
+		await playMoves(pair, opening);
+		await assertTools(front, { undo: 'enabled', redo: 'hidden' }, 'online, with a stone on the board');
+
+		// Black asks; white declines.
+		await front.pressButton('#undo');
+		await front.waitFor({ offer: 'sent' });
+		assert.equal(await front.text('#note'), 'Takeback asked — waiting for your opponent…');
+		await assertTools(front, { undo: 'disabled', redo: 'hidden' }, 'while the offer waits');
+		await back.waitFor({ offer: 'received' });
+		await back.page.waitForSelector('#prompt', { state: 'visible' });
+		assert.equal(await back.text('#prompt-text'), 'Your opponent asks to take back a move.');
+		assert.equal(await back.text('#note'), 'Your opponent asks to take back a move.');
+		await back.assertFits('with the takeback prompt');
+		if (back.device === 'phone')
+			await back.screenshot('phone-10-takeback-offer');
+		await back.pressButton('#decline');
+		await back.waitFor({ offer: '' });
+		await back.page.waitForSelector('#prompt', { state: 'hidden' });
+		assert.equal(await back.text('#note'), 'You declined the takeback.');
+		await front.waitFor({ offer: '' });
+		await front.page.waitForSelector('#toast.show');
+		assert.equal(await front.text('#toast'), 'Takeback declined.');
+		assert.equal(await front.text('#note'), 'Your opponent declined the takeback.');
+		for (const player of [front, back])
+			assert.equal(await player.board(), boardAfter(opening), `expected ${player.label}'s board unchanged`);
+
+		// Asking again at once is too soon.
+		await front.pressButton('#undo');
+		await front.page.waitForSelector('#toast[data-code="too_soon"]');
+		assert.equal(await front.text('#toast'), 'Your takeback was just declined: wait a few seconds before asking again.');
+
+		// White asks instead; black accepts: white's stone is taken back.
+		await back.pressButton('#undo');
+		await front.waitFor({ offer: 'received' });
+		await back.waitFor({ offer: 'sent' });
+		await front.page.waitForSelector('#prompt', { state: 'visible' });
+		await front.assertFits('with the takeback prompt');
+		if (front.device === 'phone')
+			await front.screenshot('phone-10-takeback-offer');
+		await front.pressButton('#accept');
+		for (const player of [front, back]) {
+			await player.waitForMoves(1);
+			await player.waitFor({ offer: '', live: 'true' });
+			assert.equal(await player.board(), boardAfter(opening.slice(0, 1)), `expected ${player.label} to show the takeback`);
+			assert.equal(await player.boardData('last'), '7,7');
+		}
+		await back.page.waitForSelector('#toast.show');
+		assert.equal(await back.text('#toast'), 'Takeback accepted.');
+		assert.equal(await back.text('#note'), 'Your opponent accepted the takeback.');
+		assert.equal(await back.app('turn'), 'me', 'expected white to move again');
+		assert.equal(await front.text('#status'), 'Opponent’s turn');
+
+		// The game goes on from there.
+		await playMoves(pair, [{ role: 'back', x: 6, y: 6 }], 1);
+		for (const player of [front, back])
+			assert.equal(await player.board(), boardAfter([opening[0], { role: 'back', x: 6, y: 6 }]));
+		const offers = (player) => player.sentFrames.map((text) => JSON.parse(text)).filter((message) => message.type !== 'move');
+		assert.deepEqual(offers(front), [
+			{ type: 'offer', what: 'takeback' }, { type: 'offer', what: 'takeback' },
+			{ type: 'answer', what: 'takeback', accept: true },
+		]);
+		assert.deepEqual(offers(back), [
+			{ type: 'answer', what: 'takeback', accept: false }, { type: 'offer', what: 'takeback' },
+		]);
 	});
 });

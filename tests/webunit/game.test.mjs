@@ -692,6 +692,8 @@ describe('takeback offers between two players', () => {
 		assert.deepEqual(noteOf(accepted.state, 0), { key: 'note.answer.opponent.accepted' });
 		state = run(accepted.state, takebackBoard([first], second), takebackBoard([], first)).state;
 		assert.equal(boardText(state.cells), boardText(emptyCells(15)));
+		assert.deepEqual(noteOf(state, 0), { key: 'note.answer.opponent.accepted' },
+			'expected the answer shown until the next move');
 		assert.equal(isMyTurn(state), true);
 		assert.equal(canRedo(state), false, 'expected no redo between two players');
 	});

@@ -375,7 +375,8 @@ function onBoard(state, message) {
 	const undo = message.content !== undefined && message.move === undefined ? moveOf(message.undo, state.size) : null;
 	if (undo) {
 		// A takeback: the stone undo names is gone. The last move shown is
-		// the one before it, when the moves seen reach that far.
+		// the one before it, when the moves seen reach that far. The answer
+		// that accepted it stays in the note until the next move.
 		const top = state.history[state.history.length - 1];
 		const history = sameMove(top, undo) ? state.history.slice(0, -1) : [];
 		return {
@@ -387,7 +388,6 @@ function onBoard(state, message) {
 				history,
 				lastMove: history.length ? { ...history[history.length - 1] } : null,
 				takenBack: [...state.takenBack, undo],
-				answer: null,
 				pending: false,
 				asking: false,
 			},

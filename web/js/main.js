@@ -264,9 +264,18 @@ function mainButtonKey() {
 	}
 }
 
-function renderPlayer(card, { name, role, turn, searching = false, left = false, away = false, ai = false }) {
-	card.querySelector('.name').textContent = name;
-	card.querySelector('.role').textContent = role ? text(lang, `role.${role}`) : '';
+/**
+ * One player's card. level: the engine's level, shown after the colour
+ * (the name, the server's, may be cut short on a phone).
+ */
+function renderPlayer(card, { name, role, turn, searching = false, left = false, away = false, ai = false, level = '' }) {
+	const nameNode = card.querySelector('.name');
+	nameNode.textContent = name;
+	nameNode.title = name;
+	let roleText = role ? text(lang, `role.${role}`) : '';
+	if (roleText && level)
+		roleText += ` · ${text(lang, `level.${level}`)}`;
+	card.querySelector('.role').textContent = roleText;
 	card.querySelector('.stone').dataset.role = role || '';
 	card.dataset.turn = String(turn);
 	card.dataset.searching = String(searching);
@@ -307,6 +316,7 @@ function renderPlayers() {
 		left: inRoom && state.opponentLeft,
 		away: state.phase === 'playing' && state.awayUntil !== null,
 		ai: inRoom && state.kind === 'ai',
+		level: inRoom && state.kind === 'ai' ? state.opponentLevel : '',
 	});
 }
 
