@@ -410,7 +410,7 @@ static void lobby_resume(struct lobby *lobby, struct lobby_player *player,
 		};
 
 		lobby_send(lobby, player, &ev);
-	} else if (!opponent->conn) {
+	} else if (!opponent->conn && !opponent->ai) {
 		lobby_send_away(lobby, player, opponent, now_ms);
 	}
 }

@@ -209,6 +209,8 @@ void ai_stop(struct server *srv)
 static void ai_play(struct server *srv, const struct lobby_ai_ticket *ticket,
 		    int err, int x, int y, const char *why)
 {
+	if (srv->shutting_down)
+		return; /* the players' sessions are closing: tell nobody */
 	if (!err)
 		err = lobby_ai_move(&srv->lobby, ticket, x, y);
 	if (err == -ESTALE) {

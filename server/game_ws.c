@@ -641,8 +641,8 @@ static void session_handle_message(struct server *srv,
 
 	srv->metrics.messages_in++;
 	srv->metrics.bytes_in += len;
-	if (!pss->player || pss->close_code)
-		return; /* refused, replaced or closing */
+	if (!pss->player || pss->close_code || srv->shutting_down)
+		return; /* refused, replaced or closing; or the server is */
 	if (!session_rate_allows(srv, pss))
 		return;
 	if (pss->rx_binary) {

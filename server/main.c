@@ -55,7 +55,16 @@ static void server_tick(uv_timer_t *timer)
 void server_schedule_tick(struct server *srv)
 {
 	uint64_t now = server_now_ms();
-	uint64_t next = lobby_tick(&srv->lobby, now);
+	uint64_t next;
+
+	/*
+	 * Shutting down, sessions close without leaving their seats (the
+	 * games are resumed after the restart): nothing may tell them
+	 * anything any more.
+	 */
+	if (srv->shutting_down)
+		return;
+	next = lobby_tick(&srv->lobby, now);
 
 	game_ws_lobby_done(srv);
 	if (next == UINT64_MAX || srv->stopping)

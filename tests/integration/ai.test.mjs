@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { startServer, stopAll } from './lib/server.mjs';
 import {
 	connectPlayer, connectWaiting, connectPair, closeAllClients, sendTogether, uuid, otherRole,
-	UUID_PATTERN, DEFAULT_TIMEOUT_MS,
+	UUID_PATTERN,
 } from './lib/client.mjs';
 import { playMoves, winningScript } from './lib/game.mjs';
 import { sleep, rejoin, getGame, RestartableServer } from './lib/resume.mjs';
@@ -220,22 +220,18 @@ describe('playing the computer', () => {
 		} else {
 			position.play(board, player.engineRole, 'the returning player (the engine\'s reply while away)');
 		}
-		// Play goes on. (opponent_away is skipped here: see the todo test below.)
+		// Play goes on.
 		const cell = naiveCell(position);
 		sentAt = Date.now();
 		again.move(cell.x, cell.y);
-		position.play(await again.next('board', DEFAULT_TIMEOUT_MS, { skip: ['opponent_away'] }), player.role);
+		position.play(await again.next('board'), player.role);
 		await expectEngineMove(again, position, { startedAt: sentAt, boundMs: BOUND_MS });
 		assertNoUidLeak(again);
 	});
 
-	// BUG: the server sends {"type":"opponent_away","seconds":0} after the
-	// resumed board of an engine game (lobby_resume() takes the engine's
-	// seat, which has no connection, for an away player). The engine is
-	// never away: a resume is welcome, role, board and nothing else.
-	it('sends a player who resumes an engine game no opponent_away', {
-		...T, todo: 'the server says the engine is away (opponent_away seconds 0) on resume',
-	}, async () => {
+	// The engine is never away: a resume is welcome, role, board and
+	// nothing else.
+	it('sends a player who resumes an engine game no opponent_away', T, async () => {
 		const player = await connectAiAs(server, 'back', { level: 'easy' });
 		const position = new Position(SIZE);
 		const sentAt = await playerMove(player, position, { x: 7, y: 7 });
@@ -631,22 +627,10 @@ describe('stopping with engine games going on', () => {
 		await waitForGone(engines, 'the engine processes after the servers stopped');
 	});
 
-	// BUG: SIGTERM while the engine is about to move crashes the server
-	// (SIGSEGV, most runs). On SIGTERM the players' connections are closed
-	// with 1001, and session_closed() keeps their seats (no
-	// lobby_disconnect() while shutting down), so player->conn points to a
-	// freed session; when the engine's move lands before server_stop() runs
-	// ai_stop() (the search ends, or the external engine answers),
-	// ai_play() -> lobby_ai_move() -> lobby_send() -> game_ws_sink_send()
-	// -> lws_callback_on_writable() on the freed connection. Backtrace:
-	// lws_callback_on_writable < lobby_send (core/lobby.c:233) <
-	// lobby_moved < lobby_ai_move < ai_play (server/ai.c:213) < ai_collect
-	// (LWS_CALLBACK_EVENT_WAIT_CANCELLED) or ai_on_read
-	// (server/ai_external.c). The contract: SIGTERM closes every client with
-	// 1001 and exits with 0.
-	it('exits with 0 on SIGTERM while the engine is about to move', {
-		...T, todo: 'the server dies of SIGSEGV when an engine move lands during its shutdown',
-	}, async () => {
+	// On SIGTERM the players' sessions close and keep their seats (the
+	// games resume after a restart); an engine move that lands during the
+	// shutdown must not be sent to a closed session.
+	it('exits with 0 on SIGTERM while the engine is about to move', T, async () => {
 		const rounds = [];
 		for (let delayMs = 30; delayMs <= 55; delayMs += 5)
 			rounds.push({ args: ['--ai-ms', '60'], delayMs, engine: 'the built-in engine' });
