@@ -2442,6 +2442,8 @@ static void the_engine_as_back_waits_for_the_players_move(void **state)
 			 p0);
 	expect_event(f, 0, 0, EVENT_REPLACED);
 	expect_event(f, 1, 2, EVENT_ROLE);
+	expect_event(f, 2, 2, EVENT_BOARD);
+	expect_events(f, 3); /* the engine is never away */
 	expect_int(f->lobby.stats.ai_rooms, 1);
 }
 
