@@ -19,8 +19,12 @@ import { serverBin } from './server.mjs';
 
 export const LEVELS = ['easy', 'medium', 'hard'];
 
-/** Our own pbrain engine program, built next to the server binary. */
-export const pbrainBin = path.join(path.dirname(serverBin), 'pbrain-gomoku');
+/**
+ * Our own pbrain engine program, built next to the server binary, or
+ * GOMOKU_PBRAIN_BIN (the valgrind stage runs the server through a wrapper
+ * script in another directory).
+ */
+export const pbrainBin = process.env.GOMOKU_PBRAIN_BIN || path.join(path.dirname(serverBin), 'pbrain-gomoku');
 
 /** The fake engine programs of tests/integration/fixtures/, by file name. */
 export function fixturePath(name) {
