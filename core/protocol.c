@@ -508,6 +508,93 @@ static const char *protocol_json_check(const char *text, size_t len)
 	return NULL;
 }
 
+/*
+ * The hot path: a move in its plain form, {"type":"move","x":X,"y":Y} with
+ * the three keys in any order, white space anywhere, and X and Y integers
+ * of at most 9 digits, read without cJSON (no allocation). The text was
+ * already found to be valid JSON. Anything else (another key, a repeated
+ * one, an escape, a fraction, an exponent) returns false and is left to
+ * cJSON, so both paths agree on every message.
+ */
+static const char *protocol_skip_space(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+static bool protocol_parse_plain_move(const char *p, const char *end,
+				      struct request *req)
+{
+	bool seen_type = false, seen_x = false, seen_y = false;
+
+	p = protocol_skip_space(p, end);
+	if (p == end || *p++ != '{')
+		return false;
+	for (;;) {
+		const char *key;
+		size_t key_len;
+
+		p = protocol_skip_space(p, end);
+		if (p == end || *p++ != '"')
+			return false;
+		key = p;
+		while (p < end && *p != '"' && *p != '\\')
+			p++;
+		if (p == end || *p != '"')
+			return false;
+		key_len = (size_t)(p++ - key);
+		p = protocol_skip_space(p, end);
+		if (p == end || *p++ != ':')
+			return false;
+		p = protocol_skip_space(p, end);
+		if (key_len == 4 && !memcmp(key, "type", 4) && !seen_type) {
+			if (end - p < 6 || memcmp(p, "\"move\"", 6))
+				return false;
+			p += 6;
+			seen_type = true;
+		} else if (key_len == 1 && (*key == 'x' || *key == 'y') &&
+			   !(*key == 'x' ? seen_x : seen_y)) {
+			bool negative = p < end && *p == '-';
+			int value = 0, digits = 0;
+
+			p += negative;
+			while (p < end && *p >= '0' && *p <= '9' &&
+			       digits < 10) {
+				value = value * 10 + (*p++ - '0');
+				digits++;
+			}
+			if (!digits || digits > 9 ||
+			    (p < end && (*p == '.' || *p == 'e' || *p == 'E' ||
+					 (*p >= '0' && *p <= '9'))))
+				return false;
+			if (*key == 'x') {
+				req->x = negative ? -value : value;
+				seen_x = true;
+			} else {
+				req->y = negative ? -value : value;
+				seen_y = true;
+			}
+		} else {
+			return false;
+		}
+		p = protocol_skip_space(p, end);
+		if (p == end)
+			return false;
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p != '}')
+			return false;
+		break;
+	}
+	if (!seen_type || !seen_x || !seen_y)
+		return false;
+	req->type = REQUEST_MOVE;
+	return true;
+}
+
 enum error_code protocol_parse(const char *text, size_t len, int board_size,
 			       struct request *req, const char **message)
 {
@@ -530,6 +617,9 @@ enum error_code protocol_parse(const char *text, size_t len, int board_size,
 	if (*message)
 		return ERR_BAD_JSON;
 	*message = "";
+	if (protocol_parse_plain_move(text, text + len, req))
+		return ERR_NONE;
+	req->x = req->y = 0;
 	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (!root) {
 		*message = "message is not valid JSON";

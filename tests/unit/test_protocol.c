@@ -219,6 +219,55 @@ static void parses_ping(void **state)
 	expect_int(req.type, REQUEST_PING);
 }
 
+static void
+parses_moves_the_same_on_the_fast_path_and_through_cjson(void **state)
+{
+	/* plain forms take the allocation-free path, the rest cJSON's */
+	static const struct {
+		const char *text;
+		int x, y;
+	} moves[] = {
+		{ "{\"type\":\"move\",\"x\":3,\"y\":14}", 3, 14 },
+		{ " {\n\"y\" : 14 ,\t\"x\" : 3 , \"type\" : \"move\" }\r\n", 3,
+		  14 },
+		{ "{\"type\":\"move\",\"x\":-1,\"y\":123456789}", -1,
+		  123456789 },
+		{ "{\"type\":\"move\",\"x\":1234567890,\"y\":0}", 1234567890,
+		  0 },
+		{ "{\"type\":\"move\",\"x\":-0,\"y\":0}", 0, 0 },
+		{ "{\"type\":\"move\",\"x\":3.0,\"y\":4}", 3, 4 },
+		{ "{\"type\":\"move\",\"x\":1e1,\"y\":2}", 10, 2 },
+		{ "{\"type\":\"move\",\"x\":3,\"y\":4,\"x\":5}", 3, 4 },
+		{ "{\"type\":\"move\",\"x\":3,\"y\":4,\"extra\":[true]}", 3,
+		  4 },
+		{ "{\"type\":\"mo\\u0076e\",\"\\u0078\":3,\"y\":4}", 3, 4 },
+		{ "{\"type\":\"move\",\"type\":\"ping\",\"x\":3,\"y\":4}", 3,
+		  4 },
+	};
+	struct request req;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(moves) / sizeof(*moves); i++) {
+		if (parse(moves[i].text, &req) != ERR_NONE ||
+		    req.type != REQUEST_MOVE || req.x != moves[i].x ||
+		    req.y != moves[i].y)
+			fail_msg("%s: expected a move to (%d, %d), got type %d "
+				 "(%d, %d)",
+				 moves[i].text, moves[i].x, moves[i].y,
+				 req.type, req.x, req.y);
+	}
+	expect_refused("{\"type\":\"move\",\"x\":3}", ERR_BAD_JSON);
+	expect_refused("{\"type\":\"move\",\"x\":3,\"y\":\"4\"}", ERR_BAD_JSON);
+	expect_refused("{\"type\":\"move\",\"x\":3.5,\"y\":4}",
+		       ERR_OUT_OF_RANGE);
+	expect_refused("{\"type\":\"move\",\"x\":99999999999,\"y\":4}",
+		       ERR_OUT_OF_RANGE);
+	expect_refused("{\"type\":\"move\",\"x\":3,\"y\":4", ERR_BAD_JSON);
+	expect_refused("{\"type\":\"move\",\"x\":03,\"y\":4}", ERR_BAD_JSON);
+	expect_refused("{\"type\":\"Move\",\"x\":3,\"y\":4}", ERR_BAD_TYPE);
+}
+
 static void parses_takeback_offers_answers_and_redo(void **state)
 {
 	struct request req;
@@ -1312,6 +1361,8 @@ int main(void)
 			parses_a_board_of_the_smallest_and_the_largest_size),
 		cmocka_unit_test(parses_winner_whatever_its_fields),
 		cmocka_unit_test(parses_ping),
+		cmocka_unit_test(
+			parses_moves_the_same_on_the_fast_path_and_through_cjson),
 		cmocka_unit_test(parses_takeback_offers_answers_and_redo),
 		cmocka_unit_test(refuses_offers_and_answers_of_the_wrong_shape),
 		cmocka_unit_test(encodes_an_engine_opponent_with_ai_and_level),
