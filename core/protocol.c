@@ -560,11 +560,11 @@ static bool protocol_parse_plain_move(const char *p, const char *end,
 
 			p += negative;
 			while (p < end && *p >= '0' && *p <= '9' &&
-			       digits < 10) {
+			       digits < 9) {
 				value = value * 10 + (*p++ - '0');
 				digits++;
 			}
-			if (!digits || digits > 9 ||
+			if (!digits ||
 			    (p < end && (*p == '.' || *p == 'e' || *p == 'E' ||
 					 (*p >= '0' && *p <= '9'))))
 				return false;
