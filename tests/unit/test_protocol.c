@@ -234,6 +234,10 @@ parses_moves_the_same_on_the_fast_path_and_through_cjson(void **state)
 		  123456789 },
 		{ "{\"type\":\"move\",\"x\":1234567890,\"y\":0}", 1234567890,
 		  0 },
+		{ "{\"type\":\"move\",\"x\":2147483647,\"y\":-2147483648}",
+		  2147483647, -2147483647 - 1 },
+		{ "{\"type\":\"move\",\"x\":999999999,\"y\":-999999999}",
+		  999999999, -999999999 },
 		{ "{\"type\":\"move\",\"x\":-0,\"y\":0}", 0, 0 },
 		{ "{\"type\":\"move\",\"x\":3.0,\"y\":4}", 3, 4 },
 		{ "{\"type\":\"move\",\"x\":1e1,\"y\":2}", 10, 2 },
@@ -262,6 +266,10 @@ parses_moves_the_same_on_the_fast_path_and_through_cjson(void **state)
 	expect_refused("{\"type\":\"move\",\"x\":3.5,\"y\":4}",
 		       ERR_OUT_OF_RANGE);
 	expect_refused("{\"type\":\"move\",\"x\":99999999999,\"y\":4}",
+		       ERR_OUT_OF_RANGE);
+	expect_refused("{\"type\":\"move\",\"x\":2147483648,\"y\":4}",
+		       ERR_OUT_OF_RANGE);
+	expect_refused("{\"type\":\"move\",\"x\":4,\"y\":-2147483649}",
 		       ERR_OUT_OF_RANGE);
 	expect_refused("{\"type\":\"move\",\"x\":3,\"y\":4", ERR_BAD_JSON);
 	expect_refused("{\"type\":\"move\",\"x\":03,\"y\":4}", ERR_BAD_JSON);
