@@ -7,7 +7,11 @@
 import { describe, it, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer } from './lib/server.mjs';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { startServer, scratchDb } from './lib/server.mjs';
 import { connectPair, closeAllClients, uuid, otherRole } from './lib/client.mjs';
 import { winningScript, fullBoardScript, playMoves, expectWinner, cellKeys } from './lib/game.mjs';
 import {
@@ -161,6 +165,40 @@ describe('GET /api/games/ID of a full board', () => {
 			assertRecordOf(record, pair, { status: 'finished', size: 5 });
 			assert.deepEqual(record.result, { winner: 'back', reason: 'full' });
 			assert.deepEqual(record.moves, moves);
+		} finally {
+			await closeAllClients();
+			await server.stop();
+		}
+	});
+});
+
+describe('the database file while the server runs', () => {
+	afterEach(async () => {
+		await closeAllClients();
+	});
+
+	it('holds the games within seconds, without the WAL: checkpoints run while the server serves', T, async () => {
+		const db = scratchDb();
+		const server = await startServer({ args: ['--db', db] });
+		try {
+			const pair = await namedPair(server, 5);
+			// The database file alone, as a copy without its -wal: what
+			// has been checkpointed into it.
+			const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gomoku-ckpt-')), 'copy.db');
+			let rows = [];
+			for (let waited = 0; waited < 5000; waited += 250) {
+				fs.copyFileSync(db, copy);
+				try {
+					rows = await sqliteQuery(copy, `SELECT count(*) AS moves FROM moves WHERE game_id = '${pair.room}'`);
+				} catch {
+					rows = []; // no tables yet: nothing checkpointed
+				}
+				if (rows.length && rows[0].moves === 5)
+					break;
+				await sleep(250);
+			}
+			assert.deepEqual(rows, [{ moves: 5 }],
+				'expected the database file itself (without its WAL) to hold the 5 moves within 5 s while the server runs');
 		} finally {
 			await closeAllClients();
 			await server.stop();

@@ -276,6 +276,36 @@ parses_moves_the_same_on_the_fast_path_and_through_cjson(void **state)
 	expect_refused("{\"type\":\"Move\",\"x\":3,\"y\":4}", ERR_BAD_TYPE);
 }
 
+/* cJSON's allocations, counted by the hooks of the test below. */
+static int cjson_allocations;
+
+static void *counting_malloc(size_t size)
+{
+	cjson_allocations++;
+	return malloc(size);
+}
+
+static void parses_a_plain_move_without_allocating(void **state)
+{
+	cJSON_Hooks hooks = { counting_malloc, free };
+	struct request req;
+
+	(void)state;
+	cJSON_InitHooks(&hooks);
+	cjson_allocations = 0;
+	expect_code(parse(" {\"y\":14, \"type\":\"move\", \"x\":3}", &req),
+		    ERR_NONE);
+	expect_int(cjson_allocations, 0);
+	expect_int(req.x, 3);
+	/* the hooks do count: another form goes through cJSON */
+	expect_code(parse("{\"type\":\"move\",\"x\":3.0,\"y\":14}", &req),
+		    ERR_NONE);
+	cJSON_InitHooks(NULL);
+	if (cjson_allocations == 0)
+		fail_msg("cJSON allocated nothing for a move with a fraction: "
+			 "the counting hooks are not in use");
+}
+
 static void parses_takeback_offers_answers_and_redo(void **state)
 {
 	struct request req;
@@ -1371,6 +1401,7 @@ int main(void)
 		cmocka_unit_test(parses_ping),
 		cmocka_unit_test(
 			parses_moves_the_same_on_the_fast_path_and_through_cjson),
+		cmocka_unit_test(parses_a_plain_move_without_allocating),
 		cmocka_unit_test(parses_takeback_offers_answers_and_redo),
 		cmocka_unit_test(refuses_offers_and_answers_of_the_wrong_shape),
 		cmocka_unit_test(encodes_an_engine_opponent_with_ai_and_level),
