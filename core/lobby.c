@@ -283,14 +283,40 @@ static void lobby_send_game(struct lobby *lobby,
 	lobby_send(lobby, player, &ev);
 }
 
-/* Sends a game event to both seats, front first, skipping empty seats. */
+/* Sends ev to both seats, front first, skipping empty seats. */
+static void lobby_broadcast(struct lobby *lobby, const struct lobby_room *room,
+			    const struct event *ev)
+{
+	if (room->seats[ROLE_FRONT])
+		lobby_send(lobby, room->seats[ROLE_FRONT], ev);
+	if (room->seats[ROLE_BACK])
+		lobby_send(lobby, room->seats[ROLE_BACK], ev);
+}
+
+/* Sends a game event (board or winner) of room to both seats. */
 static void lobby_broadcast_game(struct lobby *lobby, struct lobby_room *room,
 				 enum event_type type)
 {
-	if (room->seats[ROLE_FRONT])
-		lobby_send_game(lobby, room->seats[ROLE_FRONT], type);
-	if (room->seats[ROLE_BACK])
-		lobby_send_game(lobby, room->seats[ROLE_BACK], type);
+	struct event ev = { .type = type, .game = &room->game };
+
+	lobby_broadcast(lobby, room, &ev);
+}
+
+/* The game of room has just ended: count it and journal it. */
+static void lobby_game_ended(struct lobby *lobby, struct lobby_room *room)
+{
+	lobby->stats.rooms_live--;
+	lobby->stats.games_finished[room->game.reason]++;
+	lobby_record(lobby, RECORD_GAME_OVER, room);
+}
+
+/* The live game of room is lost by loser, who left or could not move. */
+static void lobby_forfeit(struct lobby *lobby, struct lobby_room *room,
+			  enum role loser)
+{
+	game_forfeit(&room->game, loser);
+	room->serial++;
+	lobby_game_ended(lobby, room);
 }
 
 /* Refuses a request of player: to it alone, with code and why. */
@@ -314,6 +340,33 @@ static void lobby_room_seat(struct lobby_room *room,
 }
 
 /*
+ * Gives a new (zeroed) room its id, from 16 random bytes, and a fresh
+ * game; returns one more random byte, the coin that picks the sides.
+ */
+static uint8_t lobby_room_init(struct lobby *lobby, struct lobby_room *room)
+{
+	uint8_t bytes[16];
+	uint8_t coin;
+
+	lobby->random.fill(lobby->random.ctx, bytes, sizeof(bytes));
+	lobby->random.fill(lobby->random.ctx, &coin, sizeof(coin));
+	protocol_format_uuid(bytes, room->id);
+	/* The config was checked by lobby_init(): this cannot fail. */
+	game_init(&room->game, lobby->config.board_size, lobby->config.rule,
+		  lobby->config.full_board);
+	return coin;
+}
+
+/* A room whose seats are filled opens: count it and journal it. */
+static void lobby_room_opened(struct lobby *lobby, struct lobby_room *room)
+{
+	lobby->stats.rooms++;
+	lobby->stats.rooms_live++;
+	lobby->stats.matches++;
+	lobby_record(lobby, RECORD_ROOM_OPENED, room);
+}
+
+/*
  * Pairs the two oldest waiting players into room (allocated by the caller
  * so that this step cannot fail). The room id comes from 16 random bytes;
  * one more random byte picks who is front: an even byte seats the player
@@ -323,18 +376,10 @@ static void lobby_match(struct lobby *lobby, struct lobby_room *room)
 {
 	struct lobby_player *first = lobby->queue_head;
 	struct lobby_player *second = first->queue_next;
-	uint8_t bytes[16];
 	uint8_t coin;
 
-	lobby->random.fill(lobby->random.ctx, bytes, sizeof(bytes));
-	lobby->random.fill(lobby->random.ctx, &coin, sizeof(coin));
-
 	memset(room, 0, sizeof(*room));
-	protocol_format_uuid(bytes, room->id);
-	/* The config was checked by lobby_init(): this cannot fail. */
-	game_init(&room->game, lobby->config.board_size, lobby->config.rule,
-		  lobby->config.full_board);
-
+	coin = lobby_room_init(lobby, room);
 	lobby_queue_remove(lobby, first);
 	lobby_queue_remove(lobby, second);
 	if ((coin & 1) == 0) {
@@ -344,11 +389,7 @@ static void lobby_match(struct lobby *lobby, struct lobby_room *room)
 		lobby_room_seat(room, first, ROLE_BACK);
 		lobby_room_seat(room, second, ROLE_FRONT);
 	}
-	lobby->stats.rooms++;
-	lobby->stats.rooms_live++;
-	lobby->stats.matches++;
-
-	lobby_record(lobby, RECORD_ROOM_OPENED, room);
+	lobby_room_opened(lobby, room);
 	lobby_send_role(lobby, room->seats[ROLE_FRONT]);
 	lobby_send_role(lobby, room->seats[ROLE_BACK]);
 }
@@ -439,7 +480,6 @@ static int lobby_ai_room(struct lobby *lobby, struct lobby_player *player,
 	int cells = lobby->config.board_size * lobby->config.board_size;
 	struct lobby_player *engine = calloc(1, sizeof(*engine));
 	struct lobby_room *room = calloc(1, sizeof(*room));
-	uint8_t bytes[16];
 	uint8_t coin;
 
 	if (room)
@@ -451,11 +491,7 @@ static int lobby_ai_room(struct lobby *lobby, struct lobby_player *player,
 		free(room);
 		return -ENOMEM;
 	}
-	lobby->random.fill(lobby->random.ctx, bytes, sizeof(bytes));
-	lobby->random.fill(lobby->random.ctx, &coin, sizeof(coin));
-	protocol_format_uuid(bytes, room->id);
-	game_init(&room->game, lobby->config.board_size, lobby->config.rule,
-		  lobby->config.full_board);
+	coin = lobby_room_init(lobby, room);
 	engine->ai = true;
 	engine->level = level;
 	snprintf(engine->name, sizeof(engine->name), "Computer (%s)",
@@ -465,12 +501,9 @@ static int lobby_ai_room(struct lobby *lobby, struct lobby_player *player,
 	room->ai_role = (coin & 1) == 0 ? ROLE_BACK : ROLE_FRONT;
 	lobby_room_seat(room, player, role_other(room->ai_role));
 	lobby_room_seat(room, engine, room->ai_role);
-	lobby->stats.rooms++;
-	lobby->stats.rooms_live++;
-	lobby->stats.matches++;
 	lobby->stats.ai_rooms++;
 	lobby->stats.ai_matches++;
-	lobby_record(lobby, RECORD_ROOM_OPENED, room);
+	lobby_room_opened(lobby, room);
 	lobby_send_role(lobby, player);
 	lobby_ai_think(lobby, room);
 	return 0;
@@ -490,9 +523,7 @@ static void lobby_offer_lapse(struct lobby *lobby, struct lobby_room *room)
 	if (offerer)
 		offerer->offer_again_at =
 			lobby->now_ms + LOBBY_OFFER_COOLDOWN_MS;
-	for (int role = ROLE_FRONT; role <= ROLE_BACK; role++)
-		if (room->seats[role])
-			lobby_send(lobby, room->seats[role], &ev);
+	lobby_broadcast(lobby, room, &ev);
 }
 
 /*
@@ -518,9 +549,7 @@ static void lobby_take_back(struct lobby *lobby, struct lobby_room *room,
 					   ev.undo_cell.x);
 		room->serial++;
 		lobby_record(lobby, RECORD_TAKEBACK, room);
-		for (int seat = ROLE_FRONT; seat <= ROLE_BACK; seat++)
-			if (room->seats[seat])
-				lobby_send(lobby, room->seats[seat], &ev);
+		lobby_broadcast(lobby, room, &ev);
 	}
 	lobby->stats.takebacks++;
 }
@@ -557,9 +586,7 @@ static void lobby_offer(struct lobby *lobby, struct lobby_player *player)
 		return;
 	}
 	room->offer_by = player->role;
-	for (int role = ROLE_FRONT; role <= ROLE_BACK; role++)
-		if (room->seats[role])
-			lobby_send(lobby, room->seats[role], &ev);
+	lobby_broadcast(lobby, room, &ev);
 }
 
 /* {"type":"answer","what":"takeback","accept":B}. */
@@ -580,9 +607,7 @@ static void lobby_answer(struct lobby *lobby, struct lobby_player *player,
 		return;
 	}
 	room->offer_by = ROLE_NONE;
-	for (int role = ROLE_FRONT; role <= ROLE_BACK; role++)
-		if (room->seats[role])
-			lobby_send(lobby, room->seats[role], &ev);
+	lobby_broadcast(lobby, room, &ev);
 	if (accept)
 		lobby_take_back(lobby, room, offerer);
 	else if (room->seats[offerer])
@@ -598,11 +623,8 @@ static void lobby_moved(struct lobby *lobby, struct lobby_room *room)
 	room->serial++;
 	lobby->stats.moves++;
 	lobby_record(lobby, RECORD_MOVE, room);
-	if (game_is_over(game)) {
-		lobby->stats.rooms_live--;
-		lobby->stats.games_finished[game->reason]++;
-		lobby_record(lobby, RECORD_GAME_OVER, room);
-	}
+	if (game_is_over(game))
+		lobby_game_ended(lobby, room);
 	lobby_broadcast_game(lobby, room, EVENT_BOARD);
 	if (game_is_over(game))
 		lobby_broadcast_game(lobby, room, EVENT_WINNER);
@@ -710,11 +732,7 @@ int lobby_ai_forfeit(struct lobby *lobby, const struct lobby_ai_ticket *ticket)
 
 	if (!room)
 		return -ESTALE;
-	game_forfeit(&room->game, room->ai_role);
-	room->serial++;
-	lobby->stats.rooms_live--;
-	lobby->stats.games_finished[REASON_FORFEIT]++;
-	lobby_record(lobby, RECORD_GAME_OVER, room);
+	lobby_forfeit(lobby, room, room->ai_role);
 	lobby_broadcast_game(lobby, room, EVENT_WINNER);
 	return 0;
 }
@@ -798,11 +816,7 @@ static void lobby_leave(struct lobby *lobby, struct lobby_player *player)
 		lobby_offer_lapse(lobby, room);
 	room->seats[player->role] = NULL;
 	if (!game_is_over(&room->game)) {
-		game_forfeit(&room->game, player->role);
-		room->serial++;
-		lobby->stats.rooms_live--;
-		lobby->stats.games_finished[REASON_FORFEIT]++;
-		lobby_record(lobby, RECORD_GAME_OVER, room);
+		lobby_forfeit(lobby, room, player->role);
 		if (opponent)
 			lobby_send_game(lobby, opponent, EVENT_WINNER);
 	}

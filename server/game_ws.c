@@ -586,7 +586,8 @@ static int session_open(struct server *srv,
 		pss->player = lobby_connect(&srv->lobby, pss->uid, name, pss,
 					    server_now_ms());
 	game_ws_lobby_done(srv);
-	server_schedule_tick(srv); /* --ai-fill-after counts from now */
+	if (srv->config.ai_fill_after)
+		server_schedule_tick(srv); /* a fill deadline from now */
 	if (!pss->player) {
 		log_error("out of memory seating uid=%.8s", pss->uid);
 		session_close_after_flush(pss,
