@@ -8,6 +8,7 @@
 
 import { describe, it, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 
 import { startServer, stopAll } from './lib/server.mjs';
 import {
@@ -676,5 +677,34 @@ describe('engine games across a restart', () => {
 		await again.expectNothing(300, 'after waiting (no engine game to resume)');
 		const res = await getGame(server, player.roleMessage.room);
 		assert.equal(res.status, 404, `expected no record of the engine game, got ${res.status}: ${res.body}`);
+	});
+});
+
+describe('--ai-threads', () => {
+	const servers = [];
+	afterEach(async () => {
+		await closeAllClients();
+	});
+	after(async () => {
+		await stopAll(servers.splice(0));
+	});
+
+	/** The threads of a running server process (/proc/PID/task). */
+	function threadsOf(server) {
+		return fs.readdirSync(`/proc/${server.child.pid}/task`).length;
+	}
+
+	it('starts that many search threads, and games are played on them', T, async () => {
+		const one = await startServer({ args: ['--ai-ms', String(AI_MS), '--ai-threads', '1'] });
+		const three = await startServer({ args: ['--ai-ms', String(AI_MS), '--ai-threads', '3'] });
+		servers.push(one, three);
+		assert.equal(threadsOf(three) - threadsOf(one), 2,
+			`expected --ai-threads 3 to run two threads more than --ai-threads 1 (${threadsOf(three)} against ${threadsOf(one)})`);
+		const players = await Promise.all([0, 1, 2].map(() => connectAiAs(three, 'back', { level: 'easy' })));
+		await Promise.all(players.map(async (player) => {
+			const position = new Position(SIZE);
+			const sentAt = await playerMove(player, position, { x: 7, y: 7 });
+			await expectEngineMove(player, position, { startedAt: sentAt, boundMs: BOUND_MS });
+		}));
 	});
 });
