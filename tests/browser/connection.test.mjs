@@ -16,8 +16,9 @@ import {
 	launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves, boardAfter, WAIT_MS,
 } from './lib/browser.mjs';
 import { startProxy } from './lib/proxy.mjs';
+import { testTimeout } from '../integration/lib/time.mjs';
 
-const T = { timeout: 90_000 };
+const T = testTimeout(90_000);
 
 const OPENING = [
 	{ role: 'front', x: 7, y: 7 },

@@ -12,8 +12,9 @@ import { startServer } from '../integration/lib/server.mjs';
 import {
 	launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves, boardAfter,
 } from './lib/browser.mjs';
+import { testTimeout } from '../integration/lib/time.mjs';
 
-const T = { timeout: 90_000 };
+const T = testTimeout(90_000);
 
 // A short game that black (front) wins with a diagonal five from E11 to
 // I7 after white blocked the other end; no five before the last move.

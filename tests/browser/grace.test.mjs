@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 
 import { startServer } from '../integration/lib/server.mjs';
 import { launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves, boardAfter } from './lib/browser.mjs';
+import { testTimeout } from '../integration/lib/time.mjs';
 
-const T = { timeout: 60_000 };
+const T = testTimeout(60_000);
 const GRACE_S = 3;
 
 const OPENING = [

@@ -10,8 +10,9 @@ import assert from 'node:assert/strict';
 
 import { startServer } from '../integration/lib/server.mjs';
 import { launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves, boardAfter, WAIT_MS } from './lib/browser.mjs';
+import { testTimeout } from '../integration/lib/time.mjs';
 
-const T = { timeout: 120_000 };
+const T = testTimeout(120_000);
 
 /** Asserts the state of the Undo and Redo buttons: 'enabled', 'disabled' or 'hidden'. */
 async function assertTools(player, expected, when) {

@@ -9,8 +9,9 @@ import assert from 'node:assert/strict';
 
 import { startServer } from '../integration/lib/server.mjs';
 import { launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves } from './lib/browser.mjs';
+import { testTimeout } from '../integration/lib/time.mjs';
 
-const T = { timeout: 60_000 };
+const T = testTimeout(60_000);
 
 function canvasPixels(player) {
 	return player.page.locator('#board').screenshot({ animations: 'disabled' });

@@ -11,8 +11,9 @@ import { startServer } from '../integration/lib/server.mjs';
 import {
 	launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves, boardAfter,
 } from './lib/browser.mjs';
+import { testTimeout } from '../integration/lib/time.mjs';
 
-const T = { timeout: 60_000 };
+const T = testTimeout(60_000);
 
 /** A picture of the board canvas alone, as PNG bytes. */
 function canvasPixels(player) {

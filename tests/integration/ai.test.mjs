@@ -22,8 +22,9 @@ import {
 	LEVELS, pbrainBin, fixturePath, engineOpponent, connectAi, connectAiAs, assertNoUidLeak,
 	Position, naiveCell, expectEngineMove, playerMove, playToTheEnd,
 } from './lib/ai.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 30_000 };
+const T = testTimeout(30_000);
 const SIZE = 15;
 const AI_MS = 100; // --ai-ms of every server of this file
 // How long an engine move may take: --ai-ms and generous slack for a busy

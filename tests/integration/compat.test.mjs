@@ -11,8 +11,9 @@ import WebSocket from 'ws';
 import { startServer, HOST } from './lib/server.mjs';
 import { Client, connectPair, connectWaiting, closeAllClients, uuid, playerUrl } from './lib/client.mjs';
 import { winningScript, expectWinner, playMoves } from './lib/game.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 30_000 };
+const T = testTimeout(30_000);
 const LEGACY_SIZE = 16;
 
 /**

@@ -10,8 +10,9 @@ import {
 	connectPlayer, connectWaiting, connectPair, closeAllClients, uuid, otherRole,
 } from './lib/client.mjs';
 import { winningScript, playMoves, expectWinner, assertBoard } from './lib/game.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 30_000 };
+const T = testTimeout(30_000);
 const SIZE = 15;
 
 /** Closes player the given way: 'clean' (close frame) or 'abrupt' (socket dropped). */

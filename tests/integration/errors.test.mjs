@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { startServer } from './lib/server.mjs';
 import { connectPlayer, connectWaiting, connectPair, closeAllClients, uuid } from './lib/client.mjs';
 import { winningScript, playMoves, expectWinner, emptyContent, withStone } from './lib/game.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 30_000 };
+const T = testTimeout(30_000);
 const SIZE = 15;
 
 /**

@@ -13,8 +13,9 @@ import { connectPair, connectPlayer, closeAllClients, uuid } from './lib/client.
 import { playMoves, withStone, emptyContent } from './lib/game.mjs';
 import { RawSocket, openRawWs, encodeFrame, closePayload, randomKey, OPCODES } from './lib/rawws.mjs';
 import { gameRecord, fetchMetric, residentKiB } from './lib/observe.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 120_000 };
+const T = testTimeout(120_000);
 const SIZE = 15;
 const HANDSHAKE_TIMEOUT_S = 3;
 const MIB = 1024 * 1024;

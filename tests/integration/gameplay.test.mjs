@@ -10,8 +10,9 @@ import {
 	winningScript, fullBoardScript, playMoves, expectWinner, findRuns, withStone, emptyContent,
 	cellKeys,
 } from './lib/game.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 30_000 };
+const T = testTimeout(30_000);
 const SIZE = 15;
 
 // Where each five starts: through move requests in the middle of the

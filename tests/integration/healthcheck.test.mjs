@@ -5,8 +5,9 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { startServer, stopAll, runServerOnce, freePort, HOST } from './lib/server.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 30_000 };
+const T = testTimeout(30_000);
 
 describe('--health-check', () => {
 	const servers = [];

@@ -18,8 +18,9 @@ import { startServer } from './lib/server.mjs';
 import { connectWaiting, connectPair, connectPlayer, closeAllClients, uuid } from './lib/client.mjs';
 import { playMoves, winningScript, expectWinner, emptyContent, withStone } from './lib/game.mjs';
 import { gameRecord, fetchMetric } from './lib/observe.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 120_000 };
+const T = testTimeout(120_000);
 const SIZE = 15;
 const CELLS = SIZE * SIZE;
 const MAX_MESSAGE = 16384;

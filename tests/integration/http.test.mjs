@@ -8,8 +8,9 @@ import net from 'node:net';
 import { startServer, HOST } from './lib/server.mjs';
 import { Client, connectWaiting, connectPair, closeAllClients, uuid } from './lib/client.mjs';
 import { winningScript, playMoves, expectWinner } from './lib/game.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 30_000 };
+const T = testTimeout(30_000);
 const SIZE = 15;
 
 /**

@@ -11,8 +11,9 @@ import { connectPlayer, connectWaiting, connectPair, closeAllClients, uuid, UUID
 import { playMoves, winningScript, expectWinner } from './lib/game.mjs';
 import { RawSocket, acceptFor, randomKey } from './lib/rawws.mjs';
 import { gameRecord } from './lib/observe.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 60_000 };
+const T = testTimeout(60_000);
 const SIZE = 15;
 
 /**

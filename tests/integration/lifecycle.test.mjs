@@ -11,8 +11,9 @@ import {
 	connectPlayer, connectWaiting, connectPair, closeAllClients, uuid,
 } from './lib/client.mjs';
 import { winningScript, playMoves, expectWinner } from './lib/game.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 30_000 };
+const T = testTimeout(30_000);
 const SIZE = 15;
 const ALL_FLAGS = ['--host', '--port', '--web-root', '--board-size', '--rule', '--full-board',
 	'--reconnect-grace', '--log-level', '--health-check', '--help', '--version'];

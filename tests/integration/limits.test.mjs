@@ -12,8 +12,9 @@ import { Client, connectPair, connectPlayer, connectWaiting, closeAllClients, pl
 import { playMoves, fullBoardScript } from './lib/game.mjs';
 import { RawSocket, openRawWs, encodeFrame, randomKey } from './lib/rawws.mjs';
 import { gameRecord, fetchMetric, metricValue, httpGetFrom, pollUntil, sleep } from './lib/observe.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 60_000 };
+const T = testTimeout(60_000);
 const SIZE = 15;
 const REFUSED_TOTAL = 'gomoku_connections_refused_total{limit="max_connections"}';
 const REFUSED_PER_IP = 'gomoku_connections_refused_total{limit="max_per_ip"}';

@@ -10,8 +10,9 @@ import {
 	UUID_PATTERN,
 } from './lib/client.mjs';
 import { winningScript, playMoves, expectWinner } from './lib/game.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 30_000 };
+const T = testTimeout(30_000);
 
 describe('matchmaking', () => {
 	let server;

@@ -18,8 +18,9 @@ import {
 	sleep, replay, rejoin, expectResume, getGame, gameRecord, waitForGameStatus,
 	RestartableServer, sqliteQuery,
 } from './lib/resume.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 30_000 };
+const T = testTimeout(30_000);
 const SIZE = 15;
 
 // The fields of a game record, and those of a finished one besides.

@@ -15,8 +15,9 @@ import { winningScript, playMoves, expectWinner } from './lib/game.mjs';
 import {
 	sleep, rejoin, expectResume, gameRecord, waitForHealth,
 } from './lib/resume.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 30_000 };
+const T = testTimeout(30_000);
 const SIZE = 15;
 const GRACE = 3; // seconds, for the server of this file
 

@@ -18,8 +18,9 @@ import { fetchMetric } from './lib/observe.mjs';
 import {
 	connectAi, connectAiAs, Position, naiveCell, expectEngineMove, playerMove, playToTheEnd,
 } from './lib/ai.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 30_000 };
+const T = testTimeout(30_000);
 const SIZE = 15;
 const FAST_MS = 100; // --ai-ms of the server for most engine games
 const SLOW_MS = 1000; // --ai-ms of the server whose engine thinks long enough to interrupt

@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 
 import { startServer, stopAll } from './lib/server.mjs';
 import { connectPair, connectPlayer, closeAllClients, uuid } from './lib/client.mjs';
+import { testTimeout } from './lib/time.mjs';
 
-const T = { timeout: 30_000 };
+const T = testTimeout(30_000);
 
 describe('updates=move', () => {
 	const servers = [];

@@ -11,13 +11,17 @@
 # Environment: GOMOKU_BUILD_DIR (default build/ at the top of the repo),
 # GOMOKU_VALGRIND_CRASH_CYCLES (default 5): how many of the 20 SIGKILL
 # cycles of persistence.test.mjs to run under valgrind, where each
-# restart is slow (0 runs all 20).
+# restart is slow (0 runs all 20); GOMOKU_TEST_TIME_SCALE (default 10):
+# the factor of every test deadline.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${GOMOKU_BUILD_DIR:-$root/build}
 crash_cycles=${GOMOKU_VALGRIND_CRASH_CYCLES:-5}
+# Every deadline of the suites is multiplied by this (lib/time.mjs): the
+# server under valgrind is ten to fifty times slower.
+time_scale=${GOMOKU_TEST_TIME_SCALE:-10}
 
 say() {
 	printf '%s\n' "$*"
@@ -89,6 +93,7 @@ EOF
 			GOMOKU_SERVER_BIN=$logs/gomoku-server GOMOKU_WEB_ROOT=$root/web \
 				GOMOKU_PBRAIN_BIN=$build/pbrain-gomoku \
 				GOMOKU_TEST_CRASH_CYCLES=$cycles_env \
+				GOMOKU_TEST_TIME_SCALE=$time_scale \
 				node --test "$suite"
 	) >"$logs/node-test.out" 2>&1
 	status=$?

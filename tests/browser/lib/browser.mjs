@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 import { boardGeometry, cellCenter } from '../../../web/js/layout.js';
+import { scaled } from '../../integration/lib/time.mjs';
 
 export const CHROMIUM = process.env.GOMOKU_CHROMIUM || '/usr/bin/chromium';
 
@@ -52,7 +53,7 @@ export const DEVICES = {
 export const ARTIFACTS_DIR = fileURLToPath(new URL('../../artifacts/', import.meta.url));
 
 /** How long a test waits for the page to reach a state. */
-export const WAIT_MS = 10_000;
+export const WAIT_MS = scaled(10_000);
 
 /** Starts headless Chromium. */
 export function launchBrowser() {

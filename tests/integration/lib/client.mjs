@@ -8,7 +8,9 @@
 
 import WebSocket from 'ws';
 
-export const DEFAULT_TIMEOUT_MS = 5000;
+import { scaled } from './time.mjs';
+
+export const DEFAULT_TIMEOUT_MS = scaled(5000);
 
 // Every client ever opened, so that a test's cleanup can close the ones a
 // failed test left open (closeAllClients()).

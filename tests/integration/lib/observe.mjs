@@ -6,6 +6,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 
 import { HOST } from './server.mjs';
+import { scaled, sleep } from './time.mjs';
 
 /**
  * The body of GET /api/games/ROOM, as the exact string the server sent:
@@ -63,11 +64,21 @@ export function residentKiB(pid) {
 }
 
 /**
+ * True when the resident memory of process pid measures the server's own
+ * use: not under valgrind (the process is valgrind's) nor AddressSanitizer
+ * (its quarantine keeps freed memory resident on purpose).
+ */
+export function residentMemoryIsTheServers(pid) {
+	const maps = fs.readFileSync(`/proc/${pid}/maps`, 'utf8');
+	return !/libasan|vgpreload|memcheck/.test(maps);
+}
+
+/**
  * One HTTP GET to HOST:port from localAddress (e.g. 127.0.0.3): resolves
  * with { status, headers, body }, rejects on a socket error (a refused
  * connection) or after timeoutMs.
  */
-export function httpGetFrom(port, path, { localAddress, timeoutMs = 5000, headers = {} } = {}) {
+export function httpGetFrom(port, path, { localAddress, timeoutMs = scaled(5000), headers = {} } = {}) {
 	return new Promise((resolve, reject) => {
 		const req = http.get({ host: HOST, port, path, headers, localAddress, agent: false }, (res) => {
 			const chunks = [];
@@ -86,17 +97,14 @@ export function httpGetFrom(port, path, { localAddress, timeoutMs = 5000, header
 	});
 }
 
-/** Resolves after ms: only for waits that are the subject of a test. */
-export function sleep(ms) {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { sleep };
 
 /**
  * Calls probe() every intervalMs until it returns something other than
  * undefined (resolves with it) or timeoutMs passed (rejects saying what
  * was expected: what, or what() for a text made at that moment).
  */
-export async function pollUntil(probe, what, { timeoutMs = 5000, intervalMs = 25 } = {}) {
+export async function pollUntil(probe, what, { timeoutMs = scaled(5000), intervalMs = 25 } = {}) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();

@@ -18,6 +18,8 @@
 import net from 'node:net';
 import crypto from 'node:crypto';
 
+import { scaled } from './time.mjs';
+
 export const OPCODES = {
 	continuation: 0x0,
 	text: 0x1,
@@ -31,7 +33,7 @@ const OPCODE_NAMES = new Map(Object.entries(OPCODES).map(([name, code]) => [code
 
 export const WS_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 
-export const DEFAULT_TIMEOUT_MS = 5000;
+export const DEFAULT_TIMEOUT_MS = scaled(5000);
 
 /** The Sec-WebSocket-Accept value the RFC derives from key. */
 export function acceptFor(key) {

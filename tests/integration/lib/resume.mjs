@@ -10,9 +10,9 @@ import { startServer, HOST, webRoot, freePort, scratchDb } from './server.mjs';
 import { connectPlayer, DEFAULT_TIMEOUT_MS } from './client.mjs';
 import { emptyContent, withStone } from './game.mjs';
 
-export function sleep(ms) {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
+import { sleep } from './time.mjs';
+
+export { sleep };
 
 /** The board content after moves ([{ x, y, role }]) on a size x size board. */
 export function replay(moves, size) {

@@ -20,6 +20,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { scaled, sleep } from './time.mjs';
+
 const testsDir = new URL('../../', import.meta.url);
 
 function pathOf(url) {
@@ -59,9 +61,6 @@ export function freePort() {
 	});
 }
 
-function sleep(ms) {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /** The environment for a server process: ours without GOMOKU_*, plus env. */
 function serverEnv(env) {
@@ -73,13 +72,13 @@ function serverEnv(env) {
 }
 
 /**
- * Sends one HTTP GET to 127.0.0.1:port and resolves with
- * { status, headers, body } (body as a string), or rejects on a socket
- * error or after timeoutMs.
+ * Sends one HTTP GET to host (127.0.0.1 by default):port and resolves
+ * with { status, headers, body } (body as a string), or rejects on a
+ * socket error or after timeoutMs.
  */
-export function httpGet(port, path, { timeoutMs = 5000, headers = {} } = {}) {
+export function httpGet(port, path, { timeoutMs = scaled(5000), headers = {}, host = HOST } = {}) {
 	return new Promise((resolve, reject) => {
-		const req = http.get({ host: HOST, port, path, headers, agent: false }, (res) => {
+		const req = http.get({ host, port, path, headers, agent: false }, (res) => {
 			const chunks = [];
 			res.on('data', (chunk) => chunks.push(chunk));
 			res.on('end', () =>
@@ -102,7 +101,7 @@ export function httpGet(port, path, { timeoutMs = 5000, headers = {} } = {}) {
  * still running after timeoutMs is killed and the promise rejects: used for
  * --help, --version and refused flags, which must exit on their own.
  */
-export function runServerOnce(args, { env = {}, timeoutMs = 5000 } = {}) {
+export function runServerOnce(args, { env = {}, timeoutMs = scaled(5000) } = {}) {
 	return new Promise((resolve, reject) => {
 		const child = spawn(serverBin, args, {
 			env: serverEnv(env),
@@ -164,15 +163,20 @@ function baseArgs() {
 		'--rate-burst', '100000', '--rate-per-second', '100000'];
 }
 
-/** One running gomoku-server process. */
+/** The host part of a URL: IPv6 addresses in brackets. */
+export function urlHost(host) {
+	return host.includes(':') ? `[${host}]` : host;
+}
+
+/** One running gomoku-server process, reached at host:port. */
 export class Server {
-	constructor(child, port, args) {
+	constructor(child, port, args, host = HOST) {
 		this.child = child;
 		this.port = port;
-		this.host = HOST;
+		this.host = host;
 		this.args = args;
-		this.httpUrl = `http://${HOST}:${port}`;
-		this.wsUrl = `ws://${HOST}:${port}/`;
+		this.httpUrl = `http://${urlHost(host)}:${port}`;
+		this.wsUrl = `ws://${urlHost(host)}:${port}/`;
 		this.lines = []; // { stream: 'stdout' | 'stderr', line }
 		this.lineWaiters = [];
 		this.exited = null; // { code, signal } once the process ended
@@ -249,7 +253,7 @@ export class Server {
 	 * Resolves with the first line after `since` (a mark()) for which
 	 * match(line) is true, waiting up to timeoutMs for it to be written.
 	 */
-	waitForLine(match, { since = 0, timeoutMs = 5000, what = 'a matching line' } = {}) {
+	waitForLine(match, { since = 0, timeoutMs = scaled(5000), what = 'a matching line' } = {}) {
 		const predicate = typeof match === 'function' ? match : (line) => match.test(line);
 		const found = this.lines.slice(since).find((entry) => predicate(entry.line));
 		if (found)
@@ -274,7 +278,7 @@ export class Server {
 
 	/** GET path on this server: { status, headers, body }. */
 	get(path, options) {
-		return httpGet(this.port, path, options);
+		return httpGet(this.port, path, { host: this.host, ...options });
 	}
 
 	/** GET /healthz, parsed. */
@@ -294,7 +298,7 @@ export class Server {
 	 * behind by one test would be matched with the first player of the
 	 * next). Fails when the server still counts some after timeoutMs.
 	 */
-	async settle({ timeoutMs = 5000 } = {}) {
+	async settle({ timeoutMs = scaled(5000) } = {}) {
 		const deadline = Date.now() + timeoutMs;
 		let last;
 		for (;;) {
@@ -320,7 +324,7 @@ export class Server {
 	 * still running after timeoutMs, and throws when it exits with any
 	 * code but 0.
 	 */
-	async stop({ timeoutMs = 5000 } = {}) {
+	async stop({ timeoutMs = scaled(5000) } = {}) {
 		if (this.exited && !this.stopping)
 			throw new Error(`expected the server to be running until stopped, but it had exited ` +
 				`with code ${this.exited.code}, signal ${this.exited.signal}; its last lines:\n` +
@@ -367,7 +371,7 @@ async function waitForHealth(server, timeoutMs) {
 		if (server.exited)
 			return `exited at start with code ${server.exited.code}, signal ${server.exited.signal}`;
 		try {
-			const res = await server.get('/healthz', { timeoutMs: 1000 });
+			const res = await server.get('/healthz', { timeoutMs: scaled(1000) });
 			if (res.status === 200)
 				return null;
 			lastError = `GET /healthz answered ${res.status}`;
@@ -383,17 +387,20 @@ async function waitForHealth(server, timeoutMs) {
  * Starts a server with the given extra flags and environment and resolves
  * with a Server once it serves /healthz. Retries on another port when the
  * first one was taken in between (another test file picked it too).
- * Options: args (extra flags), env (extra variables), hostAndPort (false to
- * pass no --host/--port: the test passes them itself, e.g. through env),
- * port (for hostAndPort false: where to look for /healthz).
+ * Options: args (extra flags), env (extra variables), host (the --host to
+ * pass, 127.0.0.1 by default, where the server is reached too; null to
+ * pass none: then it is reached on 127.0.0.1), hostAndPort (false to pass
+ * no --host/--port: the test passes them itself, e.g. through env), port
+ * (for hostAndPort false: where to look for /healthz).
  */
-export async function startServer({ args = [], env = {}, hostAndPort = true, port = null,
-	startTimeoutMs = 10000 } = {}) {
+export async function startServer({ args = [], env = {}, host = HOST, hostAndPort = true, port = null,
+	startTimeoutMs = scaled(10000) } = {}) {
 	let failure = '';
 	for (let attempt = 0; attempt < 3; attempt++) {
 		const chosenPort = hostAndPort ? await freePort() : port;
+		const hostArgs = host === null ? [] : ['--host', host];
 		const fullArgs = hostAndPort
-			? ['--port', String(chosenPort), '--host', HOST, '--web-root', webRoot,
+			? ['--port', String(chosenPort), ...hostArgs, '--web-root', webRoot,
 				...baseArgs(), ...args]
 			: args;
 		const child = spawn(serverBin, fullArgs, {
@@ -401,7 +408,7 @@ export async function startServer({ args = [], env = {}, hostAndPort = true, por
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		liveChildren.add(child);
-		const server = new Server(child, chosenPort, fullArgs);
+		const server = new Server(child, chosenPort, fullArgs, host === null || !hostAndPort ? HOST : host);
 		let problem = await waitForHealth(server, startTimeoutMs);
 		if (server.exited && server.exited.error)
 			problem = `could not be run: ${server.exited.error.message} ` +
