@@ -70,8 +70,7 @@ static int set_host(struct server_config *config, const char *value, char *why,
 		snprintf(why, why_size, "must not be empty");
 		return -1;
 	}
-	/* lws listens on every address when no interface is named. */
-	config->host = strcmp(value, "0.0.0.0") ? value : NULL;
+	config->host = value; /* resolved by listen_resolve() */
 	return 0;
 }
 
@@ -187,7 +186,9 @@ static int set_log_level(struct server_config *config, const char *value,
 
 static const struct config_option config_options[] = {
 	{ "--host", "GOMOKU_HOST", "ADDRESS",
-	  "address to listen on (default: all addresses)", SETTER(set_host) },
+	  "address to listen on: an IPv4 or IPv6 address, or a name "
+	  "(default: all addresses)",
+	  SETTER(set_host) },
 	{ "--port", "GOMOKU_PORT", "PORT",
 	  "TCP port for HTTP and WebSocket (default: 8080)",
 	  INT_FIELD(port, 1, 65535) },

@@ -20,6 +20,7 @@
 #include "config.h"
 #include "game_ws.h"
 #include "healthcheck.h"
+#include "listen.h"
 #include "log.h"
 #include "ops_http.h"
 #include "server.h"
@@ -245,6 +246,7 @@ int main(int argc, char **argv)
 	struct lobby_sink sink = { game_ws_sink_send, game_ws_sink_record,
 				   ai_think, &server };
 	char err[256];
+	int exit_code = 1;
 
 	config_init(&server.config);
 	switch (config_parse(&server.config, argc, argv, err, sizeof(err))) {
@@ -260,6 +262,11 @@ int main(int argc, char **argv)
 		return healthcheck_run(&server.config);
 	if (server_check_web_root(server.config.web_root))
 		return 2;
+	if (listen_resolve(&server.listen, server.config.host,
+			   server.config.port, err, sizeof(err))) {
+		fprintf(stderr, "gomoku-server: %s\n", err);
+		return 2;
+	}
 	log_set_level(server.config.log_level);
 	signal(SIGPIPE, SIG_IGN);
 
@@ -338,7 +345,7 @@ int main(int argc, char **argv)
 
 	memset(&info, 0, sizeof(info));
 	info.port = server.config.port;
-	info.iface = server.config.host;
+	info.iface = server.listen.numeric[0] ? server.listen.numeric : NULL;
 	info.protocols = protocols;
 	info.mounts = &mount_metrics;
 	info.vhost_name = "gomoku";
@@ -354,19 +361,38 @@ int main(int argc, char **argv)
 	info.retry_and_idle_policy = &server_no_lws_keepalive;
 	info.options =
 		LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_VALIDATE_UTF8 |
-		LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+		LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE |
+		LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
+	if (server.listen.ipv4)
+		info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
 
 	server.context = lws_create_context(&info);
 	if (!server.context) {
-		log_error("cannot listen on %s:%d",
-			  server.config.host ? server.config.host : "*",
-			  server.config.port);
+		fprintf(stderr, "gomoku-server: cannot start libwebsockets\n");
+		exit_code = 2;
 		goto out_close_loop;
 	}
-	log_info("gomoku-server %s listening on http://%s:%d/ (board %d, %s, "
+	if (!lws_get_vhost_by_name(server.context, "gomoku")) {
+		/*
+		 * On a foreign loop lws hands back a context it is already
+		 * destroying when its vhost could not bind; uv_run() lets it
+		 * finish.
+		 */
+		fprintf(stderr, "gomoku-server: cannot listen on port %d\n",
+			server.config.port);
+		exit_code = 2;
+		goto out_close_loop;
+	}
+	if (listen_confirm(&server.listen, server.config.port, err,
+			   sizeof(err))) {
+		fprintf(stderr, "gomoku-server: %s\n", err);
+		lws_context_destroy(server.context);
+		exit_code = 2;
+		goto out_close_loop;
+	}
+	log_info("gomoku-server %s listening on http://%s/ (board %d, %s, "
 		 "full board: %s, web root %s)",
-		 GOMOKU_VERSION, server.config.host ? server.config.host : "*",
-		 server.config.port, server.config.board_size,
+		 GOMOKU_VERSION, server.listen.bound, server.config.board_size,
 		 rule_name(server.config.rule),
 		 server.config.full_board == FULL_BOARD_DRAW ? "draw" : "back",
 		 server.config.web_root);
@@ -396,5 +422,5 @@ out_release:
 	store_close(server.store);
 	lobby_release(&server.lobby);
 	peers_release(&server.peers);
-	return 1;
+	return exit_code;
 }

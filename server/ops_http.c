@@ -48,12 +48,13 @@ static void ops_render_healthz(const struct server *srv, struct ops_doc *doc)
 		doc,
 		"{\"status\":\"%s\",\"uptime\":%llu,\"connections\":%lu,"
 		"\"players_waiting\":%lu,\"players_away\":%lu,"
-		"\"rooms\":%lu,\"version\":\"%s\"}\n",
+		"\"rooms\":%lu,\"listen\":\"%s\",\"version\":\"%s\"}\n",
 		srv->shutting_down ? "stopping" : "ok",
 		(unsigned long long)((server_now_ms() - srv->started_ms) /
 				     1000),
 		srv->metrics.connections, srv->lobby.stats.waiting,
-		srv->lobby.stats.away, srv->lobby.stats.rooms, GOMOKU_VERSION);
+		srv->lobby.stats.away, srv->lobby.stats.rooms,
+		srv->listen.bound, GOMOKU_VERSION);
 }
 
 static void ops_metric(struct ops_doc *doc, const char *name, const char *type,

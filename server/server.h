@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "listen.h"
 #include "outqueue.h"
 #include "lobby.h"
 #include "peers.h"
@@ -56,6 +57,7 @@ struct encoded_msg {
 /* One of these per process. */
 struct server {
 	struct server_config config; /* settings */
+	struct listen_address listen; /* where it listens */
 	struct lws_context *context; /* NULL once destroyed */
 	struct lobby lobby;	     /* players and rooms */
 	struct store *store;	     /* the games database */
