@@ -85,8 +85,8 @@ static void listen_explain(int err, const struct sockaddr *sa, char *out,
 }
 
 /* Every address: IPv6's [::], which takes IPv4 too, or 0.0.0.0 without. */
-static int listen_resolve_any(struct listen_address *addr, int port,
-			      char *err, size_t err_size)
+static int listen_resolve_any(struct listen_address *addr, int port, char *err,
+			      size_t err_size)
 {
 	struct sockaddr_in6 any6 = { .sin6_family = AF_INET6,
 				     .sin6_port = htons((uint16_t)port),
@@ -134,8 +134,8 @@ int listen_resolve(struct listen_address *addr, const char *host, int port,
 	rc = getaddrinfo(host, service, &hints, &found);
 	if (rc) {
 		snprintf(err, err_size, "--host \"%s\": cannot resolve it: %s",
-			 host, rc == EAI_SYSTEM ? strerror(errno) :
-						  gai_strerror(rc));
+			 host,
+			 rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
 		return -1;
 	}
 	/* The first address of the name that can be bound. */
@@ -154,7 +154,8 @@ int listen_resolve(struct listen_address *addr, const char *host, int port,
 	if (!ai) {
 		if (!failure)
 			snprintf(err, err_size,
-				 "--host \"%s\": no IPv4 or IPv6 address", host);
+				 "--host \"%s\": no IPv4 or IPv6 address",
+				 host);
 		freeaddrinfo(found);
 		return -1;
 	}

@@ -20,9 +20,9 @@
 #include "config.h"
 #include "game_ws.h"
 #include "healthcheck.h"
+#include "http.h"
 #include "listen.h"
 #include "log.h"
-#include "ops_http.h"
 #include "server.h"
 
 #define SHUTDOWN_DEADLINE_MS 1500 /* then exit even if clients linger */
@@ -142,6 +142,8 @@ static void server_stop(struct server *srv)
 	uv_close((uv_handle_t *)&srv->tick_timer, NULL);
 	uv_close((uv_handle_t *)&srv->sweep_timer, NULL);
 	uv_close((uv_handle_t *)&srv->commit_prepare, NULL);
+	drain_free(srv->drain);
+	srv->drain = NULL;
 	for (size_t i = 0; i < sizeof(srv->signals) / sizeof(*srv->signals);
 	     i++)
 		uv_close((uv_handle_t *)&srv->signals[i], NULL);
@@ -235,8 +237,7 @@ static int server_check_web_root(const char *web_root)
 
 int main(int argc, char **argv)
 {
-	static struct lws_http_mount mount_metrics, mount_healthz, mount_api,
-		mount_web;
+	static struct lws_http_mount mount_http;
 	/* The game protocol first: the default for clients that name none. */
 	static struct lws_protocols protocols[3];
 	struct lws_context_creation_info info;
@@ -305,33 +306,17 @@ int main(int argc, char **argv)
 		log_error("cannot set up the event loop");
 		goto out_release;
 	}
+	server.drain = drain_new(&server.loop);
+	if (!server.drain) {
+		log_error("cannot set up the event loop");
+		goto out_close_loop;
+	}
 
-	mount_web = (struct lws_http_mount){
+	/* Every plain HTTP request: server/http.c routes it. */
+	mount_http = (struct lws_http_mount){
 		.mountpoint = "/",
 		.mountpoint_len = 1,
-		.origin = server.config.web_root,
-		.def = "index.html",
-		.origin_protocol = LWSMPRO_FILE,
-	};
-	mount_api = (struct lws_http_mount){
-		.mount_next = &mount_web,
-		.mountpoint = "/api/games",
-		.mountpoint_len = 10,
-		.origin = OPS_HTTP_PROTOCOL_NAME,
-		.origin_protocol = LWSMPRO_CALLBACK,
-	};
-	mount_healthz = (struct lws_http_mount){
-		.mount_next = &mount_api,
-		.mountpoint = "/healthz",
-		.mountpoint_len = 8,
-		.origin = OPS_HTTP_PROTOCOL_NAME,
-		.origin_protocol = LWSMPRO_CALLBACK,
-	};
-	mount_metrics = (struct lws_http_mount){
-		.mount_next = &mount_healthz,
-		.mountpoint = "/metrics",
-		.mountpoint_len = 8,
-		.origin = OPS_HTTP_PROTOCOL_NAME,
+		.origin = HTTP_PROTOCOL_NAME,
 		.origin_protocol = LWSMPRO_CALLBACK,
 	};
 
@@ -341,13 +326,13 @@ int main(int argc, char **argv)
 			  server_lws_log);
 
 	protocols[0] = game_ws_protocol;
-	protocols[1] = ops_http_protocol;
+	protocols[1] = http_protocol;
 
 	memset(&info, 0, sizeof(info));
 	info.port = server.config.port;
 	info.iface = server.listen.numeric[0] ? server.listen.numeric : NULL;
 	info.protocols = protocols;
-	info.mounts = &mount_metrics;
+	info.mounts = &mount_http;
 	info.vhost_name = "gomoku";
 	info.server_string = "gomoku-server";
 	info.user = &server;

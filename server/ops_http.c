@@ -1,8 +1,10 @@
 /*
- * ops_http.c - /healthz (JSON status) and /metrics (Prometheus text).
+ * ops_http.c - /healthz (JSON status), /metrics (Prometheus text) and
+ * /api/games/ID (a game's record).
  */
 #include "ops_http.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,15 +16,9 @@
 /* Large enough for every metric with all error codes. */
 #define OPS_BODY_MAX 8192
 
-/* One of these per HTTP request to an ops endpoint. */
-struct per_session_data__ops {
-	char *body; /* LWS_PRE headroom, then the document */
-	size_t len; /* document bytes */
-};
-
-/* A growing text document with headroom in front. */
+/* A growing text document. */
 struct ops_doc {
-	char *buf;  /* LWS_PRE + OPS_BODY_MAX bytes */
+	char *buf;  /* OPS_BODY_MAX bytes */
 	size_t len; /* document bytes written */
 };
 
@@ -36,7 +32,7 @@ static void ops_doc_printf(struct ops_doc *doc, const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(doc->buf + LWS_PRE + doc->len, room, fmt, ap);
+	n = vsnprintf(doc->buf + doc->len, room, fmt, ap);
 	va_end(ap);
 	if (n > 0)
 		doc->len += (size_t)n < room ? (size_t)n : room - 1;
@@ -168,123 +164,64 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 	ops_render_ai_metrics(srv, doc);
 }
 
-/* Sends the status line and headers, then waits for WRITEABLE. */
-static int ops_respond(struct lws *wsi, struct per_session_data__ops *pss,
-		       unsigned int status, const char *mime)
+/* Starts a document of OPS_BODY_MAX bytes in answer; -ENOMEM. */
+static int ops_doc_start(struct ops_doc *doc, struct http_answer *answer)
 {
-	unsigned char headers[LWS_PRE + 512];
-	unsigned char *start = headers + LWS_PRE, *p = start;
-	unsigned char *end = headers + sizeof(headers) - 1;
-	static const char no_store[] = "no-store";
+	doc->buf = malloc(OPS_BODY_MAX);
+	doc->len = 0;
+	answer->body = doc->buf;
+	return doc->buf ? 0 : -ENOMEM;
+}
 
-	if (lws_add_http_common_headers(wsi, status, mime, pss->len, &p, end) ||
-	    lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL,
-					 (const unsigned char *)no_store,
-					 sizeof(no_store) - 1, &p, end) ||
-	    lws_finalize_write_http_header(wsi, start, &p, end))
-		return -1;
-	lws_callback_on_writable(wsi);
+int ops_http_healthz(struct server *srv, const char *path,
+		     struct http_answer *answer)
+{
+	struct ops_doc doc;
+
+	(void)path;
+	if (ops_doc_start(&doc, answer))
+		return -ENOMEM;
+	ops_render_healthz(srv, &doc);
+	answer->status = HTTP_STATUS_OK;
+	answer->mime = "application/json";
+	answer->cache = "no-store";
+	answer->len = doc.len;
 	return 0;
 }
 
-/* A fixed short answer, for errors. */
-static int ops_respond_text(struct lws *wsi, struct per_session_data__ops *pss,
-			    unsigned int status, const char *text)
+int ops_http_metrics(struct server *srv, const char *path,
+		     struct http_answer *answer)
 {
-	pss->len = strlen(text);
-	pss->body = malloc(LWS_PRE + pss->len);
-	if (!pss->body)
-		return -1;
-	memcpy(pss->body + LWS_PRE, text, pss->len);
-	return ops_respond(wsi, pss, status, "application/json");
+	struct ops_doc doc;
+
+	(void)path;
+	if (ops_doc_start(&doc, answer))
+		return -ENOMEM;
+	ops_render_metrics(srv, &doc);
+	answer->status = HTTP_STATUS_OK;
+	answer->mime = "text/plain; version=0.0.4; charset=utf-8";
+	answer->cache = "no-store";
+	answer->len = doc.len;
+	return 0;
 }
 
-/* GET /api/games/ID: a game's record from the store, for replays. */
-static int ops_game(struct lws *wsi, struct per_session_data__ops *pss,
-		    struct server *srv, const char *id)
+int ops_http_game(struct server *srv, const char *path,
+		  struct http_answer *answer)
 {
 	char canonical[UID_LEN + 1];
+	const char *id = path + strlen("/api/games/");
 
+	answer->cache = "no-store";
 	if (!protocol_check_uid(id, canonical))
-		return ops_respond_text(
-			wsi, pss, HTTP_STATUS_BAD_REQUEST,
+		return http_answer_text(
+			answer, HTTP_STATUS_BAD_REQUEST, "application/json",
 			"{\"error\":\"a game id is a UUID\"}\n");
-	pss->body = store_game_json(srv->store, canonical, LWS_PRE, &pss->len);
-	if (!pss->body)
-		return ops_respond_text(wsi, pss, HTTP_STATUS_NOT_FOUND,
+	answer->body = store_game_json(srv->store, canonical, 0, &answer->len);
+	if (!answer->body)
+		return http_answer_text(answer, HTTP_STATUS_NOT_FOUND,
+					"application/json",
 					"{\"error\":\"no such game\"}\n");
-	return ops_respond(wsi, pss, HTTP_STATUS_OK, "application/json");
+	answer->status = HTTP_STATUS_OK;
+	answer->mime = "application/json";
+	return 0;
 }
-
-static int ops_request(struct lws *wsi, struct per_session_data__ops *pss)
-{
-	struct server *srv = server_of(wsi);
-	struct ops_doc doc = { .len = 0 };
-	/* As long as any header can be (info.max_http_header_data). */
-	char path[4097];
-	const char *mime;
-	int path_len;
-
-	path_len = lws_hdr_copy(wsi, path, sizeof(path), WSI_TOKEN_GET_URI);
-	if (path_len > 0 && !strncmp(path, "/api/games/", 11))
-		return ops_game(wsi, pss, srv, path + 11);
-	doc.buf = malloc(LWS_PRE + OPS_BODY_MAX);
-	if (!doc.buf)
-		return -1;
-	pss->body = doc.buf;
-	if (path_len < 0) {
-		ops_doc_printf(&doc, "only GET is supported\n");
-		pss->len = doc.len;
-		return ops_respond(wsi, pss, HTTP_STATUS_METHOD_NOT_ALLOWED,
-				   "text/plain");
-	}
-	if (!strcmp(path, "/healthz")) {
-		ops_render_healthz(srv, &doc);
-		mime = "application/json";
-	} else if (!strcmp(path, "/metrics")) {
-		ops_render_metrics(srv, &doc);
-		mime = "text/plain; version=0.0.4; charset=utf-8";
-	} else {
-		ops_doc_printf(&doc, "not found\n");
-		pss->len = doc.len;
-		return ops_respond(wsi, pss, HTTP_STATUS_NOT_FOUND,
-				   "text/plain");
-	}
-	pss->len = doc.len;
-	return ops_respond(wsi, pss, HTTP_STATUS_OK, mime);
-}
-
-static int ops_http_callback(struct lws *wsi, enum lws_callback_reasons reason,
-			     void *user, void *in, size_t len)
-{
-	struct per_session_data__ops *pss = user;
-
-	switch (reason) {
-	case LWS_CALLBACK_HTTP:
-		return ops_request(wsi, pss);
-	case LWS_CALLBACK_HTTP_WRITEABLE:
-		if (!pss->body)
-			break;
-		if (lws_write(wsi, (unsigned char *)pss->body + LWS_PRE,
-			      pss->len, LWS_WRITE_HTTP_FINAL) != (int)pss->len)
-			return -1;
-		free(pss->body);
-		pss->body = NULL;
-		if (lws_http_transaction_completed(wsi))
-			return -1;
-		return 0;
-	case LWS_CALLBACK_CLOSED_HTTP:
-		free(pss->body);
-		pss->body = NULL;
-		break;
-	default:
-		break;
-	}
-	return lws_callback_http_dummy(wsi, reason, user, in, len);
-}
-
-const struct lws_protocols ops_http_protocol = {
-	.name = OPS_HTTP_PROTOCOL_NAME,
-	.callback = ops_http_callback,
-	.per_session_data_size = sizeof(struct per_session_data__ops),
-};

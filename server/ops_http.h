@@ -1,17 +1,23 @@
 /*
- * ops_http.h - the operations endpoints: GET /healthz and GET /metrics.
- *
- * Both are lws callback mounts bound to the "gomoku-ops" protocol; each
- * answers with one small document rendered from the server's counters.
+ * ops_http.h - the operations endpoints: GET /healthz, GET /metrics and
+ * GET /api/games/ID, each one small document rendered from the server's
+ * counters or read from the store. The routes of server/http.c call them.
  */
 #ifndef GOMOKU_OPS_HTTP_H
 #define GOMOKU_OPS_HTTP_H
 
-#include <libwebsockets.h>
+#include "http.h"
+#include "server.h"
 
-#define OPS_HTTP_PROTOCOL_NAME "gomoku-ops"
-
-/* The protocol's entry for the context's protocol table. */
-extern const struct lws_protocols ops_http_protocol;
+/*
+ * Each fills answer for a GET of path (the route's own path, or for
+ * ops_http_game one under "/api/games/"). 0, or -ENOMEM.
+ */
+int ops_http_healthz(struct server *srv, const char *path,
+		     struct http_answer *answer);
+int ops_http_metrics(struct server *srv, const char *path,
+		     struct http_answer *answer);
+int ops_http_game(struct server *srv, const char *path,
+		  struct http_answer *answer);
 
 #endif

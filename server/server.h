@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "drain.h"
 #include "listen.h"
 #include "outqueue.h"
 #include "lobby.h"
@@ -80,6 +81,7 @@ struct server {
 	uv_timer_t tick_timer;		/* the next reconnect-grace deadline */
 	uv_timer_t sweep_timer;		/* keep-alive, once a second */
 	struct ai_pool *ai;		/* engine searches (server/ai.c) */
+	struct drain *drain;		/* closed sockets still read */
 	struct encoded_msg encoded[SERVER_ENCODE_CACHE]; /* this step's */
 	unsigned int encoded_count;
 };

@@ -4,11 +4,15 @@
 import { describe, it, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
-import { startServer, HOST } from './lib/server.mjs';
+import { startServer, HOST, webRoot } from './lib/server.mjs';
+import { fetchMetric, pollUntil, residentKiB, residentMemoryIsTheServers } from './lib/observe.mjs';
 import { Client, connectWaiting, connectPair, closeAllClients, uuid } from './lib/client.mjs';
 import { winningScript, playMoves, expectWinner } from './lib/game.mjs';
-import { testTimeout } from './lib/time.mjs';
+import { testTimeout, scaled } from './lib/time.mjs';
 
 const T = testTimeout(30_000);
 const SIZE = 15;
@@ -288,5 +292,275 @@ describe('WebSocket upgrades on other paths', () => {
 		// And a real player still counts as one.
 		await connectWaiting(server);
 		assert.equal((await server.health()).connections, 1, 'expected /healthz connections 1 with one player');
+	});
+});
+
+/**
+ * A raw HTTP/1.1 connection: write() sends bytes as they are; answers()
+ * resolves once `count` whole responses (status line, headers and a
+ * body of content-length bytes) arrived, or the server closed the
+ * connection, or timeoutMs passed; it says which.
+ */
+class RawHttp {
+	static open(port) {
+		return new Promise((resolve, reject) => {
+			const socket = net.connect(port, HOST);
+			socket.once('error', reject);
+			socket.once('connect', () => {
+				socket.off('error', reject);
+				resolve(new RawHttp(socket));
+			});
+		});
+	}
+
+	constructor(socket) {
+		this.socket = socket;
+		this.buffer = Buffer.alloc(0);
+		this.responses = [];
+		this.closed = false;
+		this.waiters = new Set();
+		socket.on('data', (chunk) => {
+			this.buffer = Buffer.concat([this.buffer, chunk]);
+			this.parse();
+			this.notify();
+		});
+		socket.on('error', () => {});
+		socket.on('close', () => {
+			this.closed = true;
+			this.notify();
+		});
+	}
+
+	notify() {
+		for (const waiter of [...this.waiters])
+			waiter();
+	}
+
+	parse() {
+		for (;;) {
+			const end = this.buffer.indexOf('\r\n\r\n');
+			if (end < 0)
+				return;
+			const head = this.buffer.subarray(0, end).toString('latin1');
+			const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1]);
+			const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] || 0);
+			if (this.buffer.length < end + 4 + length)
+				return;
+			this.responses.push({ status, head, body: this.buffer.subarray(end + 4, end + 4 + length).toString('utf8') });
+			this.buffer = this.buffer.subarray(end + 4 + length);
+		}
+	}
+
+	write(bytes) {
+		this.socket.write(bytes);
+	}
+
+	answers(count, timeoutMs = scaled(5000)) {
+		return new Promise((resolve) => {
+			const check = () => {
+				if (this.responses.length >= count || this.closed) {
+					done(this.responses.length >= count ? 'answered' : 'closed');
+					return true;
+				}
+				return false;
+			};
+			const timer = setTimeout(() => done('timed out'), timeoutMs);
+			const done = (outcome) => {
+				clearTimeout(timer);
+				this.waiters.delete(check);
+				resolve(outcome);
+			};
+			if (!check())
+				this.waiters.add(check);
+		});
+	}
+
+	/** Resolves once the server closed the connection, or after timeoutMs with false. */
+	waitClosed(timeoutMs) {
+		return new Promise((resolve) => {
+			const check = () => {
+				if (!this.closed)
+					return false;
+				clearTimeout(timer);
+				this.waiters.delete(check);
+				resolve(true);
+				return true;
+			};
+			const timer = setTimeout(() => {
+				this.waiters.delete(check);
+				resolve(false);
+			}, timeoutMs);
+			if (!check())
+				this.waiters.add(check);
+		});
+	}
+
+	destroy() {
+		this.socket.destroy();
+	}
+}
+
+function get(path, extra = '') {
+	return `GET ${path} HTTP/1.1\r\nHost: ${HOST}\r\n${extra}\r\n`;
+}
+
+describe('the web root', () => {
+	let server;
+	let root;
+
+	before(async () => {
+		// A copy of the web client with symlinks in it: one to a file
+		// outside, one to a directory outside (/etc), one that stays inside.
+		root = fs.mkdtempSync(path.join(os.tmpdir(), 'gomoku-webroot-'));
+		fs.cpSync(webRoot, path.join(root, 'real'), { recursive: true });
+		fs.writeFileSync(path.join(root, 'secret.txt'), 'not for the web\n');
+		const served = path.join(root, 'real');
+		fs.symlinkSync(path.join(root, 'secret.txt'), path.join(served, 'secret.txt'));
+		fs.symlinkSync('/etc', path.join(served, 'etc'));
+		fs.symlinkSync('index.html', path.join(served, 'inside.html'));
+		fs.symlinkSync('real', path.join(root, 'link'));
+		// The web root itself through a symlink: its real path counts.
+		server = await startServer({ args: ['--web-root', path.join(root, 'link')] });
+	});
+	after(async () => {
+		if (server)
+			await server.stop();
+		fs.rmSync(root, { recursive: true, force: true });
+	});
+
+	it('serves no file whose real path lies outside the real path of the web root: symlinks out of it are 404', T, async () => {
+		for (const target of ['/secret.txt', '/etc/passwd', '/etc/hostname', '/etc/']) {
+			const res = await server.get(target);
+			assert.equal(res.status, 404, `expected GET ${target} (a symlink out of the web root) to answer 404, got ${res.status}: ${res.body.slice(0, 200)}`);
+			assert.doesNotMatch(res.body, /not for the web|root:x:0:0/, `expected nothing from outside the web root for GET ${target}`);
+		}
+	});
+
+	it('follows a symlink that stays inside the web root, and serves the root through its own symlink', T, async () => {
+		const inside = await server.get('/inside.html');
+		assert.equal(inside.status, 200, `expected GET /inside.html (a symlink to index.html) to answer 200, got ${inside.status}`);
+		assert.match(inside.body, /<canvas/i);
+		assert.equal((await server.get('/')).status, 200, 'expected GET / to serve index.html');
+	});
+});
+
+describe('pipelined HTTP requests', () => {
+	let server;
+
+	before(async () => {
+		server = await startServer();
+	});
+	after(async () => {
+		if (server)
+			await server.stop();
+	});
+
+	/** Two or more GETs in one write; returns the RawHttp and the outcome. */
+	async function pipelined(paths) {
+		const client = await RawHttp.open(server.port);
+		client.write(paths.map((target) => get(target)).join(''));
+		const outcome = await client.answers(paths.length);
+		return { client, outcome };
+	}
+
+	it('answers every request sent in one write, in order, and keeps the connection', T, async () => {
+		for (const paths of [['/favicon.svg', '/favicon.svg'], ['/healthz', '/favicon.svg'], ['/favicon.svg', '/healthz'],
+			['/', '/style.css', '/healthz', '/metrics', '/no-such-file', '/js/main.js']]) {
+			const { client, outcome } = await pipelined(paths);
+			try {
+				assert.equal(outcome, 'answered', `expected ${paths.length} answers to ${paths.join(' + ')} sent in one write, ` +
+					`the connection ${outcome} after ${client.responses.length}: ${client.responses.map((r) => r.status).join(', ')}`);
+				const expected = paths.map((target) => (target === '/no-such-file' ? 404 : 200));
+				assert.deepEqual(client.responses.map((r) => r.status), expected, `expected the answers to ${paths.join(' + ')} in order`);
+				for (let i = 0; i < paths.length; i++)
+					if (paths[i] === '/healthz')
+						assert.equal(typeof JSON.parse(client.responses[i].body).uptime, 'number', 'expected the /healthz answer to carry its body');
+				// The connection is still usable.
+				client.write(get('/healthz'));
+				assert.equal(await client.answers(paths.length + 1), 'answered', 'expected a later request on the same connection to be answered');
+			} finally {
+				client.destroy();
+			}
+		}
+	});
+
+	it('holds no memory for 1,000 connections that pipelined two requests once they are closed', T, async () => {
+		const round = async () => {
+			const clients = await Promise.all(Array.from({ length: 1000 }, () => RawHttp.open(server.port)));
+			for (const client of clients)
+				client.write(get('/healthz') + get('/favicon.svg'));
+			const outcomes = await Promise.all(clients.map((client) => client.answers(2)));
+			for (const client of clients)
+				client.destroy();
+			const answered = outcomes.filter((outcome) => outcome === 'answered').length;
+			assert.equal(answered, 1000, `expected all 1,000 connections to get both answers, ${1000 - answered} did not ` +
+				`(${[...new Set(outcomes)].join(', ')})`);
+			await pollUntil(async () => ((await fetchMetric(server, 'gomoku_tcp_connections')) <= 1 ? true : undefined),
+				'the server to count its TCP connections back to the one asking', { timeoutMs: scaled(10_000) });
+			return residentKiB(server.child.pid);
+		};
+		// Two rounds first, so that the allocator's arenas are in the baseline.
+		await round();
+		const baseline = Math.max(await round(), await round());
+		let highest = 0;
+		for (let i = 0; i < 3; i++)
+			highest = Math.max(highest, await round());
+		if (!residentMemoryIsTheServers(server.child.pid))
+			return; // valgrind or ASan: the connection count above is what holds
+		// 1,000 connections held open would keep about 5 MiB.
+		assert.ok(highest - baseline < 4096, `expected the server's memory to come back after the connections closed, ` +
+			`it grew by ${highest - baseline} KiB over three more rounds of 1,000 (from ${baseline} KiB)`);
+	});
+});
+
+describe('request bodies', () => {
+	const HANDSHAKE_TIMEOUT_S = 2;
+	let server;
+
+	before(async () => {
+		server = await startServer({ args: ['--handshake-timeout', String(HANDSHAKE_TIMEOUT_S)] });
+	});
+	after(async () => {
+		if (server)
+			await server.stop();
+	});
+
+	it('never keeps a connection whose request body drips in: it is answered and closed within --handshake-timeout', T, async () => {
+		const clients = [];
+		const drips = [];
+		for (let i = 0; i < 5; i++) {
+			const client = await RawHttp.open(server.port);
+			clients.push(client);
+			client.write(`POST /healthz HTTP/1.1\r\nHost: ${HOST}\r\nContent-Length: 100000\r\n\r\nx`);
+			drips.push(setInterval(() => {
+				if (!client.closed)
+					client.write('x');
+			}, 200));
+		}
+		try {
+			const closed = await Promise.all(clients.map((client) => client.waitClosed(scaled(HANDSHAKE_TIMEOUT_S * 1000))));
+			assert.deepEqual(closed, clients.map(() => true),
+				`expected every connection with a dripping body to be dropped within ${HANDSHAKE_TIMEOUT_S} s`);
+			for (const client of clients)
+				assert.equal(client.responses[0]?.status, 405, 'expected the request to be answered before its connection closed');
+			assert.equal(await fetchMetric(server, 'gomoku_tcp_connections'), 1,
+				'expected no connection but the one asking to be left open');
+		} finally {
+			drips.forEach(clearInterval);
+			clients.forEach((client) => client.destroy());
+		}
+	});
+
+	it('answers a request that carries a body whole, then closes its connection cleanly', T, async () => {
+		const client = await RawHttp.open(server.port);
+		try {
+			client.write(`POST /healthz HTTP/1.1\r\nHost: ${HOST}\r\nContent-Length: 5\r\n\r\nhello`);
+			assert.equal(await client.answers(1), 'answered', 'expected the request with a body to be answered');
+			assert.equal(client.responses[0].status, 405, 'expected a POST to be refused with 405');
+			assert.match(client.responses[0].head, /\r\nconnection: close/i, 'expected the answer to say the connection closes');
+			assert.ok(await client.waitClosed(scaled(5000)), 'expected the server to close the connection after the answer');
+		} finally {
+			client.destroy();
+		}
 	});
 });
