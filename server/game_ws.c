@@ -19,6 +19,7 @@
 #include <uuid/uuid.h>
 
 #include "ai.h"
+#include "frame_check.h"
 #include "log.h"
 #include "outqueue.h"
 #include "protocol.h"
@@ -39,6 +40,7 @@ struct per_session_data__gomoku {
 	char *rx;		     /* a message arriving in pieces */
 	size_t rx_len;		     /* bytes of it so far */
 	unsigned int rx_pieces;	     /* pieces of it so far */
+	unsigned int rx_frames;	     /* whole frames of it so far */
 	bool rx_binary;		     /* it came in binary frames */
 	bool leaving;		     /* the client closed with 1000 */
 	bool compact;		     /* updates=move: boards without content */
@@ -214,6 +216,15 @@ void game_ws_sink_send(void *ctx, void *conn, const struct event *ev)
 		return;
 	}
 	session_queue(srv, pss, ev);
+}
+
+void game_ws_close_broken(void)
+{
+	struct per_session_data__gomoku *pss;
+
+	while ((pss = frame_check_next_broken()))
+		session_close_after_flush(pss, LWS_CLOSE_STATUS_PROTOCOL_ERR,
+					  "unmasked frame");
 }
 
 void game_ws_commit(struct server *srv)
@@ -520,6 +531,15 @@ static int session_open(struct server *srv,
 		lws_callback_on_writable(wsi);
 		return 0;
 	}
+	if (!frame_check_upgraded(lws_get_socket_fd(wsi), pss)) {
+		/* RFC 6455 4.1: nothing before the handshake is answered */
+		log_info(
+			"refused peer=%s: data before the upgrade was answered",
+			pss->peer);
+		session_close_after_flush(pss, LWS_CLOSE_STATUS_PROTOCOL_ERR,
+					  "data before the handshake");
+		return 0;
+	}
 	if (!session_count_forwarded(srv, pss, wsi)) {
 		session_close_after_flush(pss,
 					  LWS_CLOSE_STATUS_POLICY_VIOLATION,
@@ -682,19 +702,32 @@ static void session_seen(struct server *srv,
 	pss->pinged = false;
 }
 
+/* Refuses a connection that broke RFC 6455: close 1002. */
+static int session_protocol_error(struct per_session_data__gomoku *pss,
+				  const char *why)
+{
+	log_info("closing uid=%.8s peer=%s: %s", pss->uid, pss->peer, why);
+	lws_close_reason(pss->wsi, LWS_CLOSE_STATUS_PROTOCOL_ERR,
+			 (unsigned char *)why, strlen(why));
+	return -1;
+}
+
 /*
- * A piece of a message. Messages in one piece (almost all) are handled in
+ * A piece of a message: lws hands a frame over in as many pieces as its
+ * bytes arrived in. Messages in one piece (almost all) are handled in
  * place; others are collected up to GAME_WS_MAX_MESSAGE bytes in at most
- * GAME_WS_MAX_FRAGMENTS pieces.
+ * GAME_WS_MAX_FRAGMENTS frames (a piece that ends a frame counts one).
  */
 static int session_receive(struct server *srv,
 			   struct per_session_data__gomoku *pss, const char *in,
 			   size_t len)
 {
-	bool complete = lws_is_final_fragment(pss->wsi) &&
-			!lws_remaining_packet_payload(pss->wsi);
+	bool frame_ends = !lws_remaining_packet_payload(pss->wsi);
+	bool complete = lws_is_final_fragment(pss->wsi) && frame_ends;
 	char *grown;
 
+	if (frame_check_broken(lws_get_socket_fd(pss->wsi)))
+		return session_protocol_error(pss, "unmasked frame");
 	session_seen(srv, pss);
 	if (!pss->rx_len && !pss->rx_pieces)
 		pss->rx_binary = lws_frame_is_binary(pss->wsi);
@@ -704,9 +737,10 @@ static int session_receive(struct server *srv,
 		session_handle_message(srv, pss, in, len);
 		return 0;
 	}
-	if (++pss->rx_pieces > GAME_WS_MAX_FRAGMENTS)
+	pss->rx_pieces++;
+	if (frame_ends && ++pss->rx_frames > GAME_WS_MAX_FRAGMENTS)
 		return session_too_large(srv, pss,
-					 "message in too many pieces");
+					 "message in too many frames");
 	if (len) {
 		grown = realloc(pss->rx, pss->rx_len + len);
 		if (!grown)
@@ -722,6 +756,7 @@ static int session_receive(struct server *srv,
 		pss->rx = NULL;
 		pss->rx_len = 0;
 		pss->rx_pieces = 0;
+		pss->rx_frames = 0;
 	}
 	return 0;
 }
@@ -792,6 +827,7 @@ static void session_closed(struct server *srv,
 
 	if (!pss->wsi)
 		return; /* refused before ESTABLISHED: never opened */
+	frame_check_forget(lws_get_socket_fd(pss->wsi));
 	if (player && !srv->shutting_down) {
 		lobby_disconnect(&srv->lobby, player, pss->leaving,
 				 server_now_ms());
@@ -849,6 +885,7 @@ static int server_accept(struct server *srv, int fd)
 			 srv->config.max_per_ip);
 		return 1;
 	}
+	frame_check_accept(fd);
 	return 0;
 }
 
@@ -882,12 +919,29 @@ static void server_wsi_destroyed(struct server *srv, struct lws *wsi)
 	srv->metrics.tcp_connections--;
 }
 
-/* The close frame of a client: 1000 means it left on purpose. */
-static void session_peer_closed(struct per_session_data__gomoku *pss,
-				const unsigned char *in, size_t len)
+/*
+ * The close frame of a client: 1000 means it left on purpose. lws
+ * answers it with the same code, after turning the codes a client may not
+ * send (below 1000, 1004-1006, 1012-1015, 1016-2999) into 1002; codes
+ * above 4999, a payload of one byte and an unmasked close frame are
+ * refused here (RFC 6455 7.4, 5.1).
+ */
+static int session_peer_closed(struct per_session_data__gomoku *pss,
+			       unsigned char *in, size_t len)
 {
-	if (len >= 2 && ((in[0] << 8) | in[1]) == LWS_CLOSE_STATUS_NORMAL)
+	int code = len >= 2 ? (in[0] << 8) | in[1] : 0;
+
+	if (len == 1)
+		return session_protocol_error(pss, "bad close frame");
+	if (frame_check_broken(lws_get_socket_fd(pss->wsi)))
+		return session_protocol_error(pss, "unmasked frame");
+	if (code > 4999) {
+		in[0] = LWS_CLOSE_STATUS_PROTOCOL_ERR >> 8;
+		in[1] = LWS_CLOSE_STATUS_PROTOCOL_ERR & 0xff;
+	}
+	if (code == LWS_CLOSE_STATUS_NORMAL)
 		pss->leaving = true;
+	return 0;
 }
 
 static int game_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
@@ -916,12 +970,13 @@ static int game_ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
 	case LWS_CALLBACK_SERVER_WRITEABLE:
 		return session_writeable(srv, pss);
 	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-		session_peer_closed(pss, in, len);
-		return 0;
+		return session_peer_closed(pss, in, len);
 	case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
 		ai_collect(srv); /* lws_cancel_service() from a search thread */
 		return 0;
 	case LWS_CALLBACK_RECEIVE_PONG:
+		if (frame_check_broken(lws_get_socket_fd(wsi)))
+			return session_protocol_error(pss, "unmasked frame");
 		session_seen(srv, pss);
 		return 0;
 	case LWS_CALLBACK_TIMER:

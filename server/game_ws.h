@@ -48,6 +48,13 @@ void game_ws_sink_record(void *ctx, enum lobby_record type,
 void game_ws_lobby_done(struct server *srv);
 
 /*
+ * Closes with 1002 the sessions whose client sent an unmasked frame that
+ * no message callback saw (a ping, which lws answers itself). Called once
+ * per event loop turn.
+ */
+void game_ws_close_broken(void);
+
+/*
  * Keep-alive: pings sessions silent for --ping-interval and drops those
  * silent for --idle-timeout. Called once a second.
  */

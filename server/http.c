@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "files.h"
+#include "frame_check.h"
 #include "drain.h"
 #include "log.h"
 #include "ops_http.h"
@@ -239,6 +240,7 @@ static int http_callback(struct lws *wsi, enum lws_callback_reasons reason,
 			return http_sent(pss, wsi);
 		break;
 	case LWS_CALLBACK_CLOSED_HTTP:
+		frame_check_forget(lws_get_socket_fd(wsi));
 		if (pss && pss->drain)
 			drain_start(vhd->srv->drain, lws_get_socket_fd(wsi));
 		break;

@@ -18,6 +18,7 @@
 
 #include "ai.h"
 #include "config.h"
+#include "frame_check.h"
 #include "game_ws.h"
 #include "healthcheck.h"
 #include "http.h"
@@ -122,6 +123,7 @@ static void server_lws_log(int level, const char *line)
  */
 static void server_commit_prepare(uv_prepare_t *prepare)
 {
+	game_ws_close_broken();
 	game_ws_commit(
 		lws_container_of(prepare, struct server, commit_prepare));
 }
@@ -270,6 +272,10 @@ int main(int argc, char **argv)
 	}
 	log_set_level(server.config.log_level);
 	signal(SIGPIPE, SIG_IGN);
+	if (frame_check_init()) {
+		log_error("cannot set up the frame check: out of memory");
+		return 1;
+	}
 
 	lobby_config = (struct lobby_config){
 		.board_size = server.config.board_size,
@@ -397,6 +403,7 @@ int main(int argc, char **argv)
 	lobby_release(&server.lobby);
 	peers_release(&server.peers);
 	outbuf_pool_release();
+	frame_check_release();
 	log_info("stopped");
 	return 0;
 
@@ -407,5 +414,6 @@ out_release:
 	store_close(server.store);
 	lobby_release(&server.lobby);
 	peers_release(&server.peers);
+	frame_check_release();
 	return exit_code;
 }

@@ -1,5 +1,6 @@
 // Frames and handshakes no WebSocket library would send, written byte by
-// byte on a raw socket (lib/rawws.mjs): unmasked frames, RSV bits,
+// byte on a raw socket (lib/rawws.mjs): unmasked frames, frames before
+// the handshake's answer, messages dripped in byte by byte, RSV bits,
 // reserved opcodes, oversized and endless messages, binary frames,
 // invalid UTF-8, broken control frames, oversized and malformed upgrade
 // requests and other protocols' upgrades. After every case the server
@@ -11,9 +12,9 @@ import assert from 'node:assert/strict';
 import { startServer } from './lib/server.mjs';
 import { connectPair, connectPlayer, closeAllClients, uuid } from './lib/client.mjs';
 import { playMoves, withStone, emptyContent } from './lib/game.mjs';
-import { RawSocket, openRawWs, encodeFrame, closePayload, randomKey, OPCODES } from './lib/rawws.mjs';
+import { RawSocket, openRawWs, encodeFrame, closePayload, randomKey, upgradeRequest, OPCODES } from './lib/rawws.mjs';
 import { gameRecord, fetchMetric, residentKiB } from './lib/observe.mjs';
-import { testTimeout } from './lib/time.mjs';
+import { testTimeout, sleep } from './lib/time.mjs';
 
 const T = testTimeout(120_000);
 const SIZE = 15;
@@ -136,51 +137,82 @@ describe('frames and handshakes from a raw socket', () => {
 			`expected no message before the close after ${what}, got ${JSON.stringify(closed.messages)}`);
 	}
 
-	it('accepts an unmasked client frame (a known limit of lws 4.1.6) while the server stays healthy and the game consistent', T, async () => {
+	it('closes with 1002 on an unmasked client frame, text or control, and plays nothing of it', T, async () => {
 		// RFC 6455 5.1: a server MUST close the connection when a client
-		// frame is not masked (1002). libwebsockets 4.1.6 accepts unmasked
-		// client frames and has no public switch to refuse them, so this
-		// test does not assert the close; it checks that such a frame can
-		// do no harm: it is read like a masked one, and both players and
-		// the record agree on the game afterwards.
+		// frame is not masked. libwebsockets 4.1.6 does not; the server
+		// reads the frame headers itself (server/frame_check.c).
 		const { raw, other, rawRole, room } = await rawInGame();
-		raw.sendFrame({ opcode: OPCODES.text, payload: '{"type":"ping"}', mask: false });
-		const answer = await raw.nextFrame();
-		if (answer.name === 'close') {
-			assert.equal(answer.code, 1002, `expected an unmasked frame to be refused with 1002 if at all, got ${answer.code}`);
-			return;
-		}
-		assert.equal(answer.text, '{"type":"pong"}', `expected the unmasked ping to be answered with a pong, got ${answer.text}`);
-		const before = await gameRecord(server, room);
-		// An unmasked move out of turn or off the board: refused, nothing changes.
-		const rawIsFront = rawRole === 'front';
-		const offBoard = '{"type":"move","x":15,"y":0}';
-		raw.sendFrame({ opcode: OPCODES.text, payload: offBoard, mask: false });
-		const refused = await raw.next('error');
-		assert.equal(refused.code, rawIsFront ? 'out_of_range' : 'not_your_turn',
-			`expected the unmasked ${offBoard} to be refused, got ${JSON.stringify(refused)}`);
-		await other.expectNothing(150, 'after the raw player\'s refused unmasked move');
-		assert.equal(await gameRecord(server, room), before, 'expected the game record unchanged after a refused unmasked move');
-		// An unmasked legal move: both players see the same board, and so does the record.
-		if (!rawIsFront) {
+		if (rawRole === 'back') {
 			other.move(7, 7);
-			await other.next('board');
-			await raw.next('board');
+			await Promise.all([other.next('board'), raw.next('board')]);
 		}
-		const stone = rawIsFront ? { x: 7, y: 7 } : { x: 8, y: 8 };
-		raw.sendFrame({ opcode: OPCODES.text, payload: JSON.stringify({ type: 'move', ...stone }), mask: false });
-		const [rawBoard, otherBoard] = await Promise.all([raw.next('board'), other.next('board')]);
-		assert.deepEqual(rawBoard, otherBoard, 'expected both players to get the same board after the unmasked move');
+		const before = await gameRecord(server, room);
+		raw.sendFrame({ opcode: OPCODES.text, payload: JSON.stringify({ type: 'move', x: 3, y: 3 }), mask: false });
+		const closed = await raw.waitClosed();
+		assert.ok(closed.frame, 'expected an unmasked move to be answered with a close frame');
+		assert.equal(closed.code, 1002, `expected an unmasked move to be refused with 1002, got ${closed.code}`);
+		assert.equal(closed.reason, 'unmasked frame');
+		assert.ok(!closed.messages.some((message) => message.type === 'board'),
+			`expected no board for the unmasked move, got ${JSON.stringify(closed.messages)}`);
+		assert.ok(!other.received.some(({ message }) => message.type === 'board' && message.moves > (rawRole === 'back' ? 1 : 0)),
+			'expected the opponent to see no board of the unmasked move');
 		const record = JSON.parse(await gameRecord(server, room));
-		assert.deepEqual(record.moves.at(-1), { ...stone, role: rawRole },
-			`expected the record to end with the unmasked move, got ${JSON.stringify(record.moves)}`);
-		assert.equal(record.moves.length, rawBoard.moves,
-			`expected the record and the board to count the same moves, got ${record.moves.length} and ${rawBoard.moves}`);
-		let content = emptyContent(SIZE);
-		for (const { x, y, role } of record.moves)
-			content = withStone(content, SIZE, x, y, role);
-		assert.deepEqual(rawBoard.content, content, 'expected the board to show exactly the recorded moves');
+		const kept = JSON.parse(before);
+		assert.deepEqual(record.moves, kept.moves, 'expected the game record to hold no unmasked move');
+		await closeAllClients();
+		await server.settle();
+		for (const [what, frame] of [
+			['an unmasked ping message', { opcode: OPCODES.text, payload: '{"type":"ping"}', mask: false }],
+			['an unmasked ping frame', { opcode: OPCODES.ping, payload: 'x', mask: false }],
+			['an unmasked pong frame', { opcode: OPCODES.pong, payload: 'k', mask: false }],
+			['an unmasked empty text frame', { opcode: OPCODES.text, payload: '', mask: false }],
+			['an unmasked close frame', { opcode: OPCODES.close, payload: closePayload(1000), mask: false }],
+		]) {
+			const answer = await closeAfter(encodeFrame(frame), `raw player (${what})`);
+			assert.ok(answer.frame, `expected ${what} to be answered with a close frame`);
+			assert.equal(answer.code, 1002, `expected ${what} to be refused with 1002, got ${answer.code} ${JSON.stringify(answer.reason)}`);
+			assert.ok(!answer.messages.some((message) => message.type === 'pong'), `expected no pong for ${what}`);
+		}
+		// A masked frame whose mask key is all zeros is masked: fine.
+		const client = await rawPlayer('raw player (zero mask key)');
+		client.sendFrame({ opcode: OPCODES.text, payload: '{"type":"ping"}', maskKey: Buffer.alloc(4) });
+		assert.equal((await client.next()).type, 'pong', 'expected a frame masked with a zero key to be read');
+		await dismiss(client);
 		await assertStillPlays('unmasked frames');
+	});
+
+	it('closes with 1002 when frames come before the opening handshake was answered', T, async () => {
+		const client = await rawSocket('raw socket (frame glued to its upgrade request)');
+		const key = randomKey();
+		client.sendRaw(Buffer.concat([Buffer.from(upgradeRequest({ query: { uid: uuid() }, key }), 'latin1'),
+			encodeFrame({ opcode: OPCODES.text, payload: '{"type":"ping"}' })]));
+		const closed = await client.waitClosed();
+		assert.ok(closed.frame, 'expected a close frame after the 101');
+		assert.equal(closed.code, 1002, `expected data sent before the 101 to be refused with 1002, got ${closed.code}`);
+		assert.ok(!closed.messages.some((message) => message.type === 'pong'), 'expected the early ping not to be answered');
+		await assertStillPlays('a frame before the 101');
+	});
+
+	it('reads a message whose bytes arrive one by one, however many pieces that makes', T, async () => {
+		const client = await rawPlayer('raw player (one byte at a time)');
+		const message = `{"type":"ping"${' '.repeat(300)}}`;
+		const frame = encodeFrame({ opcode: OPCODES.text, payload: message });
+		for (const byte of frame) {
+			client.sendRaw(Buffer.from([byte]));
+			await sleep(1);
+		}
+		const answer = await client.next();
+		assert.equal(answer.type, 'pong', `expected a message sent byte by byte to be answered, got ${JSON.stringify(answer)}`);
+		// And a fragmented one: 4 frames, each of them dripped in.
+		const parts = ['{"type"', ':"pi', 'ng"', '}'];
+		const frames = parts.map((part, i) => encodeFrame({ opcode: i ? OPCODES.continuation : OPCODES.text,
+			fin: i === parts.length - 1, payload: part }));
+		for (const byte of Buffer.concat(frames)) {
+			client.sendRaw(Buffer.from([byte]));
+			await sleep(1);
+		}
+		assert.equal((await client.next()).type, 'pong', 'expected a fragmented message sent byte by byte to be answered');
+		await assertStillPlays('messages sent byte by byte');
 	});
 
 	it('closes the connection with 1002 on a frame with RSV1, RSV2 or RSV3 set', T, async () => {
@@ -397,18 +429,24 @@ describe('frames and handshakes from a raw socket', () => {
 				`raw player (close ${code})`);
 			assertClosedWith(closed, code, undefined, `a close frame with the valid code ${code}`);
 		}
-		// Codes 5000 and up are not defined by RFC 6455 (7.4.2); lws 4.1.6
-		// echoes them rather than answering 1002. Only the close is checked.
-		for (const [what, payload] of [
-			['code 5000', closePayload(5000, 'x')],
-			['code 65535', closePayload(65535, 'x')],
-			['a one-byte payload', Buffer.from([3])],
-			['a reason that is not UTF-8', Buffer.concat([closePayload(1000), Buffer.from([0xff, 0xfe])])],
+		// Codes 5000 and up are not defined by RFC 6455 (7.4.2), a close
+		// frame's payload is empty or at least a two-byte code, and its
+		// reason is UTF-8 (1007).
+		for (const [what, payload, code] of [
+			['code 5000', closePayload(5000, 'x'), 1002],
+			['code 65535', closePayload(65535, 'x'), 1002],
+			['a one-byte payload', Buffer.from([3]), 1002],
 		]) {
 			const closed = await closeAfter(encodeFrame({ opcode: OPCODES.close, payload }), `raw player (close with ${what})`);
-			assert.deepEqual(closed.messages, [], `expected no message after a close frame with ${what}`);
+			assertClosedWith(closed, code, undefined, `a close frame with ${what}`);
 			await assertHealthy(`a close frame with ${what}`);
 		}
+		// A reason that is not UTF-8 fails the connection (lws closes it).
+		const broken = await closeAfter(encodeFrame({ opcode: OPCODES.close,
+			payload: Buffer.concat([closePayload(1000), Buffer.from([0xff, 0xfe])]) }), 'raw player (close with a reason that is not UTF-8)');
+		if (broken.frame)
+			assert.equal(broken.code, 1007, `expected a close reason that is not UTF-8 to be refused with 1007 if a close frame comes, got ${broken.code}`);
+		assert.deepEqual(broken.messages, []);
 		await assertStillPlays('close frames');
 	});
 
