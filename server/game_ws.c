@@ -43,6 +43,7 @@ struct per_session_data__gomoku {
 	unsigned int rx_frames;	     /* whole frames of it so far */
 	bool rx_binary;		     /* it came in binary frames */
 	bool leaving;		     /* the client closed with 1000 */
+	bool peer_closed;	     /* the client sent a close frame */
 	bool compact;		     /* updates=move: boards without content */
 	double tokens;		     /* rate limit: messages it may send */
 	uint64_t tokens_ms;	     /* when tokens was last topped up */
@@ -828,6 +829,14 @@ static void session_closed(struct server *srv,
 	if (!pss->wsi)
 		return; /* refused before ESTABLISHED: never opened */
 	frame_check_forget(lws_get_socket_fd(pss->wsi));
+	/*
+	 * Closed by the server while the client may still be sending (a
+	 * flood, a message too large): read what still comes, so that no
+	 * reset destroys the close frame. Not at shutdown, when the process
+	 * is about to exit.
+	 */
+	if (!pss->peer_closed && !srv->shutting_down)
+		drain_start(srv->drain, lws_get_socket_fd(pss->wsi));
 	if (player && !srv->shutting_down) {
 		lobby_disconnect(&srv->lobby, player, pss->leaving,
 				 server_now_ms());
@@ -939,6 +948,7 @@ static int session_peer_closed(struct per_session_data__gomoku *pss,
 		in[0] = LWS_CLOSE_STATUS_PROTOCOL_ERR >> 8;
 		in[1] = LWS_CLOSE_STATUS_PROTOCOL_ERR & 0xff;
 	}
+	pss->peer_closed = true;
 	if (code == LWS_CLOSE_STATUS_NORMAL)
 		pss->leaving = true;
 	return 0;

@@ -151,6 +151,28 @@ describe('the message rate of a connection', () => {
 		await stopServer(server);
 	});
 
+	it('delivers the 1008 close to a client that floods without pause, 20 times out of 20 (no reset destroys it)', T, async () => {
+		// A client library that goes on sending after the server closed
+		// would meet a TCP reset, fail its next write and drop the close
+		// frame it had not read yet (reported as 1006). The server reads
+		// what still comes after its close (server/drain.c).
+		const server = await serverWith(['--rate-burst', '5', '--rate-per-second', '1']);
+		const codes = [];
+		for (let i = 0; i < 20; i++) {
+			const client = await Client.connect(playerUrl(server, { uid: uuid() }), { label: `flooding ws client #${i}` });
+			const flood = setInterval(() => {
+				for (let k = 0; k < 100 && client.ws.readyState === 1; k++)
+					client.ws.send('{"type":"ping"}');
+			}, 1);
+			const closed = await client.waitClosed();
+			clearInterval(flood);
+			codes.push(`${closed.code} ${closed.reason}`);
+		}
+		assert.deepEqual(codes, new Array(20).fill('1008 rate limited'),
+			'expected every flooding client to get the close frame 1008 "rate limited"');
+		await stopServer(server);
+	});
+
 	it('does not play a move refused for the rate, tells the opponent nothing, and plays it once the bucket has refilled', T, async () => {
 		const server = await serverWith(['--rate-burst', '5', '--rate-per-second', '1']);
 		const { front, back, room } = await rawPair(server);
