@@ -44,6 +44,7 @@ struct per_session_data__gomoku {
 	bool rx_binary;		     /* it came in binary frames */
 	bool leaving;		     /* the client closed with 1000 */
 	bool peer_closed;	     /* the client sent a close frame */
+	bool aborted;		     /* dropped for not reading */
 	bool compact;		     /* updates=move: boards without content */
 	double tokens;		     /* rate limit: messages it may send */
 	uint64_t tokens_ms;	     /* when tokens was last topped up */
@@ -142,6 +143,35 @@ void game_ws_lobby_done(struct server *srv)
 		outbuf_put(srv->encoded[--srv->encoded_count].buf);
 }
 
+/*
+ * Drops a session whose client stopped reading, at once and without a
+ * close frame (it would not read one): what is queued is freed, and the
+ * socket is reset (SO_LINGER 0) and shut down both ways, so that the
+ * kernel frees its buffers now and lws, seeing the hang-up, closes the
+ * connection at its next turn instead of waiting to flush.
+ */
+static void session_abort(struct server *srv,
+			  struct per_session_data__gomoku *pss)
+{
+	struct linger reset = { .l_onoff = 1, .l_linger = 0 };
+	int fd = lws_get_socket_fd(pss->wsi);
+
+	if (pss->aborted)
+		return;
+	log_warn("dropping uid=%.8s peer=%s: it does not read (%zu bytes "
+		 "queued)",
+		 pss->uid, pss->peer, pss->out.cost);
+	pss->aborted = true;
+	pss->close_code = LWS_CLOSE_STATUS_POLICY_VIOLATION;
+	pss->close_reason = "not reading";
+	srv->metrics.slow_drops++;
+	outqueue_release(&pss->out);
+	lws_dll2_remove(&pss->held_node);
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+	shutdown(fd, SHUT_RDWR);
+	lws_callback_on_writable(pss->wsi);
+}
+
 /* Encodes ev and queues it; drops a session that stopped reading. */
 static void session_queue(struct server *srv,
 			  struct per_session_data__gomoku *pss,
@@ -149,12 +179,10 @@ static void session_queue(struct server *srv,
 {
 	uint64_t batch = 0;
 	struct outbuf *buf;
-	size_t len;
 
 	if (pss->close_code)
 		return;
 	buf = session_encode(srv, ev, pss->compact);
-	len = buf ? buf->len : 0;
 	if (!buf) {
 		log_error("out of memory encoding a message for uid=%.8s",
 			  pss->uid);
@@ -163,12 +191,9 @@ static void session_queue(struct server *srv,
 					  "out of memory");
 		return;
 	}
-	if (pss->out.bytes + len > GAME_WS_MAX_QUEUED) {
+	if (pss->out.cost + outbuf_cost(buf) > GAME_WS_MAX_QUEUED) {
 		outbuf_put(buf);
-		log_warn("dropping uid=%.8s: %zu bytes unsent", pss->uid,
-			 pss->out.bytes);
-		session_close_after_flush(
-			pss, LWS_CLOSE_STATUS_POLICY_VIOLATION, "not reading");
+		session_abort(srv, pss);
 		return;
 	}
 	/* What the open batch journals is told only once it is durable. */
@@ -786,8 +811,8 @@ static int session_writeable(struct server *srv,
 	if (srv->shutting_down)
 		return session_start_close(pss->wsi, LWS_CLOSE_STATUS_GOINGAWAY,
 					   "server shutting down");
-	if (pss->hung_up)
-		return -1; /* game_ws_sweep(): silent too long */
+	if (pss->hung_up || pss->aborted)
+		return -1; /* silent too long, or not reading */
 	if (pss->ping_due) {
 		/* lws reports only pongs with a payload: the ping has one */
 		unsigned char ping[LWS_PRE + 1] = { [LWS_PRE] = 'k' };
@@ -835,7 +860,7 @@ static void session_closed(struct server *srv,
 	 * reset destroys the close frame. Not at shutdown, when the process
 	 * is about to exit.
 	 */
-	if (!pss->peer_closed && !srv->shutting_down)
+	if (!pss->peer_closed && !pss->aborted && !srv->shutting_down)
 		drain_start(srv->drain, lws_get_socket_fd(pss->wsi));
 	if (player && !srv->shutting_down) {
 		lobby_disconnect(&srv->lobby, player, pss->leaving,

@@ -17,9 +17,8 @@
 #define GAME_WS_PROTOCOL_NAME "gomoku"
 #define GAME_WS_MAX_MESSAGE 16384 /* larger: close 1009 */
 #define GAME_WS_MAX_FRAGMENTS 256 /* pieces of one message; more: 1009 */
-#define GAME_WS_MAX_QUEUED \
-	(1024 * 1024) /* unsent bytes before a
-						 * session is dropped as slow */
+/* Memory a session's unsent messages may hold; more: it is dropped. */
+#define GAME_WS_MAX_QUEUED (1024 * 1024)
 
 /* The protocol's entry for the context's protocol table. */
 extern const struct lws_protocols game_ws_protocol;

@@ -159,6 +159,9 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 	ops_metric(doc, "gomoku_idle_drops_total", "counter",
 		   "WebSockets dropped for not answering pings.",
 		   srv->metrics.idle_drops);
+	ops_metric(doc, "gomoku_slow_reader_drops_total", "counter",
+		   "WebSockets dropped for not reading what they were sent.",
+		   srv->metrics.slow_drops);
 	ops_metric(doc, "gomoku_takebacks_total", "counter",
 		   "Takebacks carried out.", stats->takebacks);
 	ops_render_ai_metrics(srv, doc);

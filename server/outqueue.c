@@ -8,6 +8,7 @@
 
 #define OUTQUEUE_INITIAL 8   /* ring entries at the first push */
 #define OUTBUF_POOL_MAX 4096 /* unused small buffers kept */
+#define MALLOC_OVERHEAD 16   /* glibc's header and rounding, about */
 
 static struct outbuf *outbuf_pool; /* unused small buffers */
 static unsigned int outbuf_pool_count;
@@ -32,6 +33,11 @@ struct outbuf *outbuf_new(size_t cap)
 	buf->len = 0;
 	buf->next_free = NULL;
 	return buf;
+}
+
+size_t outbuf_cost(const struct outbuf *buf)
+{
+	return sizeof(*buf) + OUTBUF_HEADROOM + buf->cap + 1 + MALLOC_OVERHEAD;
 }
 
 void outbuf_put(struct outbuf *buf)
@@ -64,7 +70,7 @@ void outqueue_init(struct outqueue *queue)
 	queue->head = 0;
 	queue->count = 0;
 	queue->cap = 0;
-	queue->bytes = 0;
+	queue->cost = 0;
 }
 
 /* Doubles the ring, keeping the entries in order. */
@@ -78,6 +84,7 @@ static int outqueue_grow(struct outqueue *queue)
 	for (unsigned int i = 0; i < queue->count; i++)
 		ring[i] = queue->ring[(queue->head + i) & (queue->cap - 1)];
 	free(queue->ring);
+	queue->cost += (cap - queue->cap) * sizeof(*ring);
 	queue->ring = ring;
 	queue->head = 0;
 	queue->cap = cap;
@@ -95,7 +102,7 @@ int outqueue_push(struct outqueue *queue, struct outbuf *buf, uint64_t batch)
 	entry->batch = batch;
 	buf->refs++;
 	queue->count++;
-	queue->bytes += buf->len;
+	queue->cost += outbuf_cost(buf);
 	return 0;
 }
 
@@ -110,7 +117,7 @@ void outqueue_pop(struct outqueue *queue)
 
 	if (!entry)
 		return;
-	queue->bytes -= entry->buf->len;
+	queue->cost -= outbuf_cost(entry->buf);
 	outbuf_put(entry->buf);
 	queue->head = (queue->head + 1) & (queue->cap - 1);
 	queue->count--;

@@ -31,6 +31,13 @@ struct outbuf {
 /* A buffer for up to cap payload bytes, refs 1; NULL on out of memory. */
 struct outbuf *outbuf_new(size_t cap);
 
+/*
+ * The memory one buffer holds, with its headroom and the allocator's
+ * bookkeeping: what a queue pays for it (a small message costs far more
+ * than its payload).
+ */
+size_t outbuf_cost(const struct outbuf *buf);
+
 /* The payload, after the headroom. */
 static inline char *outbuf_payload(struct outbuf *buf)
 {
@@ -55,7 +62,8 @@ struct outqueue {
 	unsigned int head;     /* index of the oldest entry */
 	unsigned int count;    /* entries queued */
 	unsigned int cap;      /* a power of two */
-	size_t bytes;	       /* payload bytes queued */
+	size_t cost;	       /* memory held: the ring and, whole (also when
+				* shared), every queued buffer */
 };
 
 void outqueue_init(struct outqueue *queue);

@@ -37,6 +37,7 @@ struct server_metrics {
 	unsigned long long store_errors;       /* database writes refused */
 	unsigned long long store_commits;      /* batches committed */
 	unsigned long long idle_drops;	       /* silent past --idle-timeout */
+	unsigned long long slow_drops;	       /* past GAME_WS_MAX_QUEUED */
 	unsigned long long ai_moves;	       /* engine moves played */
 	unsigned long long ai_failures;	       /* engine games forfeited */
 	unsigned long long ai_move_us_sum;     /* their search time */
@@ -57,13 +58,13 @@ struct encoded_msg {
 
 /* One of these per process. */
 struct server {
-	struct server_config config; /* settings */
+	struct server_config config;  /* settings */
 	struct listen_address listen; /* where it listens */
-	struct lws_context *context; /* NULL once destroyed */
-	struct lobby lobby;	     /* players and rooms */
-	struct store *store;	     /* the games database */
-	struct peers peers;	     /* connections per client address */
-	struct peer *accepted_peer;  /* accepted, not yet tied to its wsi */
+	struct lws_context *context;  /* NULL once destroyed */
+	struct lobby lobby;	      /* players and rooms */
+	struct store *store;	      /* the games database */
+	struct peers peers;	      /* connections per client address */
+	struct peer *accepted_peer;   /* accepted, not yet tied to its wsi */
 	struct server_metrics metrics;
 	uint64_t started_ms;		/* monotonic clock at start */
 	struct lws_dll2_owner sessions; /* every WebSocket session */

@@ -6,13 +6,14 @@
 
 import { describe, it, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 
 import { startServer, HOST } from './lib/server.mjs';
 import { Client, connectPair, connectPlayer, connectWaiting, closeAllClients, playerUrl, uuid } from './lib/client.mjs';
 import { playMoves, fullBoardScript } from './lib/game.mjs';
 import { RawSocket, openRawWs, encodeFrame, randomKey } from './lib/rawws.mjs';
-import { gameRecord, fetchMetric, metricValue, httpGetFrom, pollUntil, sleep } from './lib/observe.mjs';
-import { testTimeout } from './lib/time.mjs';
+import { gameRecord, fetchMetric, metricValue, httpGetFrom, pollUntil, sleep, residentKiB, residentMemoryIsTheServers } from './lib/observe.mjs';
+import { testTimeout, scaled } from './lib/time.mjs';
 
 const T = testTimeout(60_000);
 const SIZE = 15;
@@ -462,6 +463,47 @@ describe('slow and silent clients', () => {
 		assert.ok(pair.front.isOpen && pair.back.isOpen, 'expected the players to stay connected');
 		await dropRawClients();
 		await closeAllClients();
+		await stopServer(server);
+	});
+
+	it('drops a client that reads nothing once what waits for it holds 1 MiB, and gives its socket and memory back within 2 s', T, async () => {
+		const server = await serverWith([]);
+		const pid = server.child.pid;
+		const measured = residentMemoryIsTheServers(pid);
+		const fds = () => fs.readdirSync(`/proc/${pid}/fd`).length;
+		const idle = await rawWaiting(server, 'raw client that reads nothing');
+		idle.socket.pause(); // the kernel's buffers fill, then the server's queue
+		const baselineRss = residentKiB(pid);
+		const baselineFds = fds();
+		const mark = server.mark();
+		const ping = encodeFrame({ payload: '{"type":"ping"}' });
+		const burst = Buffer.concat(new Array(1000).fill(ping));
+		let highest = baselineRss;
+		let dropLine = null;
+		server.waitForLine(/dropping .*it does not read/, { since: mark, timeoutMs: scaled(60_000), what: 'the slow reader dropped' })
+			.then((line) => { dropLine = line; }, () => {});
+		// Pings until the server gives up on the client: each is answered
+		// with a pong that the client never reads.
+		while (!dropLine && idle.writable) {
+			await idle.sendRawAndDrain(burst);
+			highest = Math.max(highest, residentKiB(pid));
+		}
+		await server.waitForLine(/dropping .*it does not read/, { since: mark, timeoutMs: scaled(60_000) });
+		const droppedAt = Date.now();
+		await pollUntil(async () => ((await fetchMetric(server, TCP_GAUGE)) <= 1 && fds() < baselineFds ? true : undefined),
+			'the server to close the dropped client\'s socket', { timeoutMs: scaled(2000), intervalMs: 20 });
+		const tookMs = Date.now() - droppedAt;
+		assert.ok(tookMs <= scaled(2000), `expected the socket to be gone within 2 s of the drop, it took ${tookMs} ms`);
+		assert.equal(await fetchMetric(server, 'gomoku_slow_reader_drops_total'), 1, 'expected /metrics to count the drop');
+		if (measured) {
+			// 1 MiB of pongs counted by their payload held about 24 MiB.
+			assert.ok(highest - baselineRss < 6 * 1024,
+				`expected the queue of a client that reads nothing to hold about 1 MiB, the server grew by ${highest - baselineRss} KiB`);
+			const after = residentKiB(pid);
+			assert.ok(after - baselineRss < 2048,
+				`expected the server's memory back after the drop, it is ${after - baselineRss} KiB above the baseline`);
+		}
+		await dropRawClients();
 		await stopServer(server);
 	});
 
