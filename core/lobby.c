@@ -357,9 +357,11 @@ static uint8_t lobby_room_init(struct lobby *lobby, struct lobby_room *room)
 	return coin;
 }
 
-/* A room whose seats are filled opens: count it and journal it. */
-static void lobby_room_opened(struct lobby *lobby, struct lobby_room *room)
+/* A room whose seats are filled opens at now_ms: count it and journal it. */
+static void lobby_room_opened(struct lobby *lobby, struct lobby_room *room,
+			      uint64_t now_ms)
 {
+	room->opened_ms = now_ms;
 	lobby->stats.rooms++;
 	lobby->stats.rooms_live++;
 	lobby->stats.matches++;
@@ -372,7 +374,8 @@ static void lobby_room_opened(struct lobby *lobby, struct lobby_room *room)
  * one more random byte picks who is front: an even byte seats the player
  * who queued first as front.
  */
-static void lobby_match(struct lobby *lobby, struct lobby_room *room)
+static void lobby_match(struct lobby *lobby, struct lobby_room *room,
+			uint64_t now_ms)
 {
 	struct lobby_player *first = lobby->queue_head;
 	struct lobby_player *second = first->queue_next;
@@ -389,7 +392,7 @@ static void lobby_match(struct lobby *lobby, struct lobby_room *room)
 		lobby_room_seat(room, first, ROLE_BACK);
 		lobby_room_seat(room, second, ROLE_FRONT);
 	}
-	lobby_room_opened(lobby, room);
+	lobby_room_opened(lobby, room, now_ms);
 	lobby_send_role(lobby, room->seats[ROLE_FRONT]);
 	lobby_send_role(lobby, room->seats[ROLE_BACK]);
 }
@@ -475,7 +478,7 @@ static void lobby_ai_think(struct lobby *lobby, struct lobby_room *room)
  * at level, on a random side. 0, or -ENOMEM with nothing changed.
  */
 static int lobby_ai_room(struct lobby *lobby, struct lobby_player *player,
-			 enum engine_level level, bool queued)
+			 enum engine_level level, bool queued, uint64_t now_ms)
 {
 	int cells = lobby->config.board_size * lobby->config.board_size;
 	struct lobby_player *engine = calloc(1, sizeof(*engine));
@@ -503,7 +506,7 @@ static int lobby_ai_room(struct lobby *lobby, struct lobby_player *player,
 	lobby_room_seat(room, engine, room->ai_role);
 	lobby->stats.ai_rooms++;
 	lobby->stats.ai_matches++;
-	lobby_room_opened(lobby, room);
+	lobby_room_opened(lobby, room, now_ms);
 	lobby_send_role(lobby, player);
 	lobby_ai_think(lobby, room);
 	return 0;
@@ -676,7 +679,7 @@ struct lobby_player *lobby_connect_ai(struct lobby *lobby, const char *uid,
 	lobby_copy(player->name, sizeof(player->name), name);
 	player->conn = conn;
 	player->role = ROLE_NONE;
-	if (lobby_ai_room(lobby, player, level, false)) {
+	if (lobby_ai_room(lobby, player, level, false, now_ms)) {
 		free(player);
 		return NULL;
 	}
@@ -782,7 +785,7 @@ struct lobby_player *lobby_connect(struct lobby *lobby, const char *uid,
 	lobby_queue_append(lobby, player, now_ms);
 	lobby_send_simple(lobby, player, EVENT_WAITING);
 	if (room)
-		lobby_match(lobby, room);
+		lobby_match(lobby, room, now_ms);
 	return player;
 }
 
@@ -867,7 +870,7 @@ uint64_t lobby_tick(struct lobby *lobby, uint64_t now_ms)
 		struct lobby_player *player = lobby->queue_head;
 
 		if (lobby_ai_room(lobby, player, lobby->config.ai_fill_level,
-				  true)) {
+				  true, now_ms)) {
 			next = now_ms + 1000; /* out of memory: again soon */
 			break;
 		}
@@ -946,6 +949,7 @@ struct lobby_room *lobby_restore(struct lobby *lobby,
 		now_ms + lobby->config.reconnect_grace_ms;
 	lobby_away_append(lobby, front);
 	lobby_away_append(lobby, back);
+	room->opened_ms = now_ms;
 	lobby->stats.rooms++;
 	lobby->stats.rooms_live++;
 	return room;
@@ -1008,6 +1012,11 @@ static void lobby_play(struct lobby *lobby, struct lobby_player *player,
 		lobby_ai_think(lobby, room);
 }
 
+void lobby_pause(struct lobby *lobby, bool paused)
+{
+	lobby->paused = paused;
+}
+
 void lobby_request(struct lobby *lobby, struct lobby_player *player,
 		   const struct request *req, uint64_t now_ms)
 {
@@ -1028,6 +1037,12 @@ void lobby_request(struct lobby *lobby, struct lobby_player *player,
 	if (player->state != PLAYER_PLAYING) {
 		lobby_send_error(lobby, player, ERR_NOT_IN_GAME,
 				 "you are not in a game yet");
+		return;
+	}
+	if (lobby->paused) {
+		lobby_send_error(lobby, player, ERR_UNAVAILABLE,
+				 "the server cannot save games right now: the "
+				 "game is paused until it can");
 		return;
 	}
 	if (req->type != REQUEST_MOVE && req->type != REQUEST_BOARD &&

@@ -125,7 +125,9 @@ struct lobby_room {
 	uint16_t *redo;	    /* engine rooms: the moves taken back,
 					* the latest taken back last */
 	int redo_count;
-	void *ai_ctx; /* the caller's, for the engine */
+	void *ai_ctx;	    /* the caller's, for the engine */
+	uint64_t opened_ms; /* the lobby's time when it opened (or was
+			     * restored) */
 };
 
 /*
@@ -167,6 +169,7 @@ struct lobby {
 	size_t seat_buckets;	     /* power of two */
 	struct lobby_stats stats;
 	uint64_t now_ms; /* the time of the request being handled */
+	bool paused;	 /* lobby_pause(): the journal cannot save */
 };
 
 /* 0, or -EINVAL for a bad config, -ENOMEM. */
@@ -272,6 +275,17 @@ struct lobby_room *lobby_restore(struct lobby *lobby,
  */
 void lobby_request(struct lobby *lobby, struct lobby_player *player,
 		   const struct request *req, uint64_t now_ms);
+
+/*
+ * While paused (the caller's journal cannot save what changes), every
+ * request of a seated player but ping (a move, an offer, an answer, a
+ * redo) is refused with ERR_UNAVAILABLE and changes nothing: every game
+ * waits. Players are still paired (a game is journalled with its first
+ * move), and what comes without a request (a forfeit when a player
+ * leaves or its grace ends, an engine move already asked for) still
+ * happens and is recorded, for the journal to keep once it can.
+ */
+void lobby_pause(struct lobby *lobby, bool paused);
 
 /* Looks up the seat of a canonical uid; NULL when none. */
 struct lobby_player *lobby_find(const struct lobby *lobby, const char *uid);

@@ -32,6 +32,7 @@ static const char *const error_code_names[ERR_COUNT] = {
 	[ERR_OFFER_PENDING] = "offer_pending",
 	[ERR_NO_OFFER] = "no_offer",
 	[ERR_TOO_SOON] = "too_soon",
+	[ERR_UNAVAILABLE] = "unavailable",
 };
 
 const char *error_code_name(enum error_code code)

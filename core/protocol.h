@@ -42,6 +42,7 @@ enum error_code {
 	ERR_OFFER_PENDING,   /* one offer at a time per room */
 	ERR_NO_OFFER,	     /* an answer with no offer to answer */
 	ERR_TOO_SOON,	     /* a declined offer made again too soon */
+	ERR_UNAVAILABLE,     /* the journal cannot save: the game waits */
 	ERR_COUNT	     /* number of codes, for counters */
 };
 

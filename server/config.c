@@ -197,6 +197,10 @@ static const struct config_option config_options[] = {
 	  SETTER(set_web_root) },
 	{ "--db", "GOMOKU_DB", "PATH",
 	  "SQLite database of games (default: gomoku.db)", SETTER(set_db) },
+	{ "--keep-days", "GOMOKU_KEEP_DAYS", "DAYS",
+	  "delete finished games from the database after this many days; "
+	  "0 keeps them all (default: 30)",
+	  INT_FIELD(keep_days, 0, 36500) },
 	{ "--board-size", "GOMOKU_BOARD_SIZE", "N",
 	  "board is N x N, 5 to 25 (default: 15)",
 	  INT_FIELD(board_size, BOARD_MIN_SIZE, BOARD_MAX_SIZE) },
@@ -274,6 +278,7 @@ void config_init(struct server_config *config)
 	config->rule = RULE_FREESTYLE;
 	config->full_board = FULL_BOARD_BACK;
 	config->db_path = "gomoku.db";
+	config->keep_days = 30;
 	config->reconnect_grace = 30;
 	config->rate_burst = 20;
 	config->rate_per_second = 10;

@@ -18,6 +18,7 @@ struct server_config {
 	int port;	      /* TCP port, 1..65535 */
 	const char *web_root; /* directory of the web client */
 	const char *db_path;  /* SQLite database of games */
+	int keep_days;	      /* finished games kept; 0: for ever */
 	int board_size;	      /* BOARD_MIN_SIZE..BOARD_MAX_SIZE */
 	enum rule rule;
 	enum full_board full_board;

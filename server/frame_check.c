@@ -34,7 +34,8 @@ void frame_scan_feed(struct frame_scan *scan, const unsigned char *bytes,
 			} else if (bytes[i] == '\n') {
 				scan->tail = 1;
 			} else {
-				scan->tail = bytes[i] == '\r' && scan->tail ? 2 : 0;
+				scan->tail =
+					bytes[i] == '\r' && scan->tail ? 2 : 0;
 			}
 		}
 		return;

@@ -45,6 +45,7 @@ struct per_session_data__gomoku {
 	bool leaving;		     /* the client closed with 1000 */
 	bool peer_closed;	     /* the client sent a close frame */
 	bool aborted;		     /* dropped for not reading */
+	bool unavailable_due;	     /* write `unavailable` before the queue */
 	bool compact;		     /* updates=move: boards without content */
 	double tokens;		     /* rate limit: messages it may send */
 	uint64_t tokens_ms;	     /* when tokens was last topped up */
@@ -172,6 +173,20 @@ static void session_abort(struct server *srv,
 	lws_callback_on_writable(pss->wsi);
 }
 
+/*
+ * An `unavailable` error goes out before anything queued: the messages
+ * ahead of it wait for the journal that it is about.
+ */
+static void session_tell_unavailable(struct server *srv,
+				     struct per_session_data__gomoku *pss)
+{
+	if (pss->close_code || pss->unavailable_due)
+		return;
+	pss->unavailable_due = true;
+	srv->metrics.errors[ERR_UNAVAILABLE]++;
+	lws_callback_on_writable(pss->wsi);
+}
+
 /* Encodes ev and queues it; drops a session that stopped reading. */
 static void session_queue(struct server *srv,
 			  struct per_session_data__gomoku *pss,
@@ -182,6 +197,10 @@ static void session_queue(struct server *srv,
 
 	if (pss->close_code)
 		return;
+	if (ev->type == EVENT_ERROR && ev->code == ERR_UNAVAILABLE) {
+		session_tell_unavailable(srv, pss);
+		return;
+	}
 	buf = session_encode(srv, ev, pss->compact);
 	if (!buf) {
 		log_error("out of memory encoding a message for uid=%.8s",
@@ -253,12 +272,49 @@ void game_ws_close_broken(void)
 					  "unmasked frame");
 }
 
+/* The journal timer only wakes the loop: its prepare handle commits. */
+static void game_ws_journal_retry(uv_timer_t *timer)
+{
+	(void)timer;
+}
+
+/*
+ * The store could not commit: nothing held is told, every game waits
+ * (lobby_pause()), the players whose messages wait are told why, and
+ * the commit is tried again in a second.
+ */
+static void game_ws_journal_failed(struct server *srv)
+{
+	srv->metrics.store_errors++;
+	srv->journal_retry_ms = uv_now(&srv->loop) + GAME_WS_JOURNAL_RETRY_MS;
+	uv_timer_start(&srv->journal_timer, game_ws_journal_retry,
+		       GAME_WS_JOURNAL_RETRY_MS, 0);
+	if (srv->lobby.paused)
+		return;
+	lobby_pause(&srv->lobby, true);
+	lws_start_foreach_dll(struct lws_dll2 *, d,
+			      lws_dll2_get_head(&srv->held)) {
+		struct per_session_data__gomoku *pss = lws_container_of(
+			d, struct per_session_data__gomoku, held_node);
+
+		session_tell_unavailable(srv, pss);
+	}
+	lws_end_foreach_dll(d);
+}
+
 void game_ws_commit(struct server *srv)
 {
 	if (!srv->store || !store_batch_pending(srv->store))
 		return;
-	if (store_commit(srv->store))
-		srv->metrics.store_errors++;
+	if (store_failing(srv->store) &&
+	    uv_now(&srv->loop) < srv->journal_retry_ms)
+		return; /* the journal timer comes back for it */
+	if (store_commit(srv->store)) {
+		game_ws_journal_failed(srv);
+		return;
+	}
+	if (srv->lobby.paused)
+		lobby_pause(&srv->lobby, false);
 	srv->batches_committed++;
 	srv->metrics.store_commits++;
 	lws_start_foreach_dll_safe(struct lws_dll2 *, d, d1,
@@ -293,16 +349,17 @@ void game_ws_sink_record(void *ctx, enum lobby_record type,
 	}
 	switch (type) {
 	case RECORD_ROOM_OPENED:
+		/* journalled with its first move: a game of none leaves none */
 		log_info("match room=%.8s front=%.8s back=%.8s", room->id,
 			 room->seats[ROLE_FRONT]->uid,
 			 room->seats[ROLE_BACK]->uid);
-		if (srv->store)
-			err = store_room_opened(srv->store, room,
-						server_unix_ms());
 		break;
 	case RECORD_MOVE:
 		if (srv->store)
-			err = store_move(srv->store, room);
+			err = store_move(srv->store, room,
+					 server_unix_ms() -
+						 (int64_t)(server_now_ms() -
+							   room->opened_ms));
 		break;
 	case RECORD_GAME_OVER:
 		log_info("game over room=%.8s winner=%s reason=%s moves=%d",
@@ -801,6 +858,37 @@ static int session_start_close(struct lws *wsi, int code, const char *reason)
 	return 0;
 }
 
+/* Writes the `unavailable` error of session_tell_unavailable(). */
+static int session_write_unavailable(struct server *srv,
+				     struct per_session_data__gomoku *pss)
+{
+	struct event ev = {
+		.type = EVENT_ERROR,
+		.code = ERR_UNAVAILABLE,
+		.text = "the server cannot save games right now: the game is "
+			"paused until it can",
+	};
+	unsigned char *buf;
+	size_t len;
+	char *text;
+	int written;
+
+	pss->unavailable_due = false;
+	text = protocol_encode(&ev, LWS_PRE, &len);
+	if (!text)
+		return 0;
+	buf = (unsigned char *)text + LWS_PRE;
+	written = lws_write(pss->wsi, buf, len, LWS_WRITE_TEXT);
+	free(text);
+	if (written < (int)len)
+		return -1;
+	srv->metrics.messages_out++;
+	srv->metrics.bytes_out += len;
+	if (outqueue_peek(&pss->out) || pss->close_code)
+		lws_callback_on_writable(pss->wsi);
+	return 0;
+}
+
 /* Writes one queued message, or closes when asked to. */
 static int session_writeable(struct server *srv,
 			     struct per_session_data__gomoku *pss)
@@ -813,6 +901,8 @@ static int session_writeable(struct server *srv,
 					   "server shutting down");
 	if (pss->hung_up || pss->aborted)
 		return -1; /* silent too long, or not reading */
+	if (pss->unavailable_due)
+		return session_write_unavailable(srv, pss);
 	if (pss->ping_due) {
 		/* lws reports only pongs with a payload: the ping has one */
 		unsigned char ping[LWS_PRE + 1] = { [LWS_PRE] = 'k' };

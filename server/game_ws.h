@@ -17,6 +17,9 @@
 #define GAME_WS_PROTOCOL_NAME "gomoku"
 #define GAME_WS_MAX_MESSAGE 16384 /* larger: close 1009 */
 #define GAME_WS_MAX_FRAGMENTS 256 /* pieces of one message; more: 1009 */
+/* A failed journal commit is tried again this often. */
+#define GAME_WS_JOURNAL_RETRY_MS 1000
+
 /* Memory a session's unsent messages may hold; more: it is dropped. */
 #define GAME_WS_MAX_QUEUED (1024 * 1024)
 
@@ -29,6 +32,10 @@ void game_ws_sink_send(void *ctx, void *conn, const struct event *ev);
 /*
  * Commits the store's batch, if any, and lets the messages it held go out.
  * Called once per event loop turn, before the loop waits for I/O again.
+ * When the commit fails (a full disk), nothing it held is told: every
+ * game waits (lobby_pause()), the players whose messages wait get an
+ * `unavailable` error, /healthz answers 503, and the commit is tried
+ * again every GAME_WS_JOURNAL_RETRY_MS until it succeeds.
  */
 void game_ws_commit(struct server *srv);
 

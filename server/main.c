@@ -143,6 +143,7 @@ static void server_stop(struct server *srv)
 	uv_close((uv_handle_t *)&srv->shutdown_timer, NULL);
 	uv_close((uv_handle_t *)&srv->tick_timer, NULL);
 	uv_close((uv_handle_t *)&srv->sweep_timer, NULL);
+	uv_close((uv_handle_t *)&srv->journal_timer, NULL);
 	uv_close((uv_handle_t *)&srv->commit_prepare, NULL);
 	drain_free(srv->drain);
 	srv->drain = NULL;
@@ -216,6 +217,7 @@ static int server_start_handles(struct server *srv)
 	if (uv_timer_init(&srv->loop, &srv->shutdown_timer) ||
 	    uv_timer_init(&srv->loop, &srv->tick_timer) ||
 	    uv_timer_init(&srv->loop, &srv->sweep_timer) ||
+	    uv_timer_init(&srv->loop, &srv->journal_timer) ||
 	    uv_prepare_init(&srv->loop, &srv->commit_prepare))
 		return -1;
 	if (uv_timer_start(&srv->sweep_timer, server_sweep, SWEEP_MS, SWEEP_MS))
@@ -293,7 +295,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	server.started_ms = server_now_ms();
-	server.store = store_open(server.config.db_path, err, sizeof(err));
+	server.store = store_open(server.config.db_path,
+				  server.config.keep_days, err, sizeof(err));
 	if (!server.store) {
 		fprintf(stderr, "gomoku-server: %s\n", err);
 		goto out_release;

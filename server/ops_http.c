@@ -45,7 +45,9 @@ static void ops_render_healthz(const struct server *srv, struct ops_doc *doc)
 		"{\"status\":\"%s\",\"uptime\":%llu,\"connections\":%lu,"
 		"\"players_waiting\":%lu,\"players_away\":%lu,"
 		"\"rooms\":%lu,\"listen\":\"%s\",\"version\":\"%s\"}\n",
-		srv->shutting_down ? "stopping" : "ok",
+		srv->shutting_down	  ? "stopping" :
+		store_failing(srv->store) ? "unavailable" :
+					    "ok",
 		(unsigned long long)((server_now_ms() - srv->started_ms) /
 				     1000),
 		srv->metrics.connections, srv->lobby.stats.waiting,
@@ -156,6 +158,10 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 		   "Database batches committed.", srv->metrics.store_commits);
 	ops_metric(doc, "gomoku_store_errors_total", "counter",
 		   "Database writes that failed.", srv->metrics.store_errors);
+	ops_metric(doc, "gomoku_store_available", "gauge",
+		   "1 while the database saves what games do; 0 while games "
+		   "wait for it.",
+		   !store_failing(srv->store));
 	ops_metric(doc, "gomoku_idle_drops_total", "counter",
 		   "WebSockets dropped for not answering pings.",
 		   srv->metrics.idle_drops);
@@ -185,7 +191,10 @@ int ops_http_healthz(struct server *srv, const char *path,
 	if (ops_doc_start(&doc, answer))
 		return -ENOMEM;
 	ops_render_healthz(srv, &doc);
-	answer->status = HTTP_STATUS_OK;
+	/* 503 while games wait for the journal (a full disk) */
+	answer->status = store_failing(srv->store) ?
+				 HTTP_STATUS_SERVICE_UNAVAILABLE :
+				 HTTP_STATUS_OK;
 	answer->mime = "application/json";
 	answer->cache = "no-store";
 	answer->len = doc.len;

@@ -81,6 +81,9 @@ struct server {
 	bool stopping;			/* server_stop() ran */
 	uv_timer_t tick_timer;		/* the next reconnect-grace deadline */
 	uv_timer_t sweep_timer;		/* keep-alive, once a second */
+	uv_timer_t journal_timer;	/* wakes the loop to try a failed
+					 * commit again */
+	uint64_t journal_retry_ms;	/* uv_now() of that next try */
 	struct ai_pool *ai;		/* engine searches (server/ai.c) */
 	struct drain *drain;		/* closed sockets still read */
 	struct encoded_msg encoded[SERVER_ENCODE_CACHE]; /* this step's */

@@ -1,5 +1,7 @@
 /*
- * store.c - games in SQLite, through prepared statements.
+ * store.c - games in SQLite, through prepared statements: the batch of
+ * writes kept until it commits, restores, replays, and a maintenance
+ * thread (checkpoints, retention).
  */
 #include "store.h"
 
@@ -17,6 +19,10 @@
 
 #define STORE_CHECKPOINT_MS 1000      /* how often the WAL is copied back */
 #define STORE_WAL_RESTART_FRAMES 2048 /* ~8 MiB: start the WAL over */
+#define STORE_RETENTION_FIRST_S 2     /* retention after the start ... */
+#define STORE_RETENTION_EVERY_S 3600  /* ... and then every hour */
+#define STORE_RETENTION_CHUNK 64      /* games deleted per transaction */
+#define STORE_DAY_MS (24LL * 3600 * 1000)
 
 static const char store_schema[] =
 	"PRAGMA journal_mode=WAL;"
@@ -43,12 +49,15 @@ static const char store_schema[] =
 	" y INTEGER NOT NULL,"
 	" PRIMARY KEY (game_id, seq)) WITHOUT ROWID;"
 	"CREATE INDEX IF NOT EXISTS games_unfinished ON games(started_ms)"
-	" WHERE finished_ms IS NULL;";
+	" WHERE finished_ms IS NULL;"
+	"CREATE INDEX IF NOT EXISTS games_finished ON games(finished_ms)"
+	" WHERE finished_ms IS NOT NULL;";
 
 /* The prepared statements, by what they do. */
 enum store_stmt {
 	STMT_BEGIN,
 	STMT_COMMIT,
+	STMT_ROLLBACK,
 	STMT_INSERT_GAME,
 	STMT_INSERT_MOVE,
 	STMT_FINISH_GAME,
@@ -63,8 +72,10 @@ enum store_stmt {
 static const char *const store_sql[STMT_COUNT] = {
 	[STMT_BEGIN] = "BEGIN",
 	[STMT_COMMIT] = "COMMIT",
+	[STMT_ROLLBACK] = "ROLLBACK",
+	/* the first move writes its game: again after a takeback to none */
 	[STMT_INSERT_GAME] =
-		"INSERT INTO games (id, size, rule, full_board, front_uid,"
+		"INSERT OR IGNORE INTO games (id, size, rule, full_board, front_uid,"
 		" back_uid, front_name, back_name, started_ms)"
 		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[STMT_INSERT_MOVE] =
@@ -88,26 +99,66 @@ static const char *const store_sql[STMT_COUNT] = {
 };
 
 /*
- * Checkpoints run on a thread of their own, with a connection of their
- * own: copying the WAL back into the database ends with an fsync, which
- * took tens of milliseconds of the event loop when SQLite did it inside a
- * commit (its default, every 1000 pages). A passive checkpoint never
- * blocks the writer, nor waits for it.
+ * Checkpoints and retention run on a thread of their own, with a
+ * connection of their own: copying the WAL back into the database ends
+ * with an fsync, which took tens of milliseconds of the event loop when
+ * SQLite did it inside a commit (its default, every 1000 pages). A
+ * passive checkpoint never blocks the writer, nor waits for it.
  */
 struct store_checkpointer {
 	sqlite3 *db;
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
-	bool stop;    /* under lock */
-	bool running; /* the thread was started */
+	bool stop;	       /* under lock */
+	bool failing;	       /* the last checkpoint failed (logged once) */
+	bool running;	       /* the thread was started */
+	int keep_days;	       /* finished games older are deleted; 0: never */
+	time_t next_retention; /* CLOCK_MONOTONIC seconds of the next run */
+};
+
+/* What one write of a batch journals: copies, for the room may be gone
+ * by the time the batch commits (or, after a failure, is tried again). */
+enum store_op_type {
+	OP_GAME,     /* a game's row, with its first move */
+	OP_MOVE,     /* a move */
+	OP_TAKEBACK, /* moves past `moves` forgotten */
+	OP_FINISH,   /* the result */
+};
+
+struct store_op {
+	enum store_op_type type;
+	char id[UID_LEN + 1]; /* the game's */
+	union {
+		struct {
+			int size;
+			enum rule rule;
+			enum full_board full_board;
+			char uid[2][UID_LEN + 1];	  /* front, back */
+			char name[2][NAME_MAX_BYTES + 1]; /* front, back */
+			int64_t started_ms;
+		} game;
+		struct {
+			int seq, x, y;
+		} move;
+		int moves; /* OP_TAKEBACK */
+		struct {
+			int64_t finished_ms;
+			enum game_winner winner;
+			enum game_reason reason;
+			struct win_line line; /* reason REASON_FIVE */
+		} finish;
+	};
 };
 
 /* One of these per server: the open database. */
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *stmt[STMT_COUNT];
-	bool in_batch; /* a transaction is open */
+	struct store_op *ops; /* the batch: written by store_commit() */
+	size_t op_count;
+	size_t op_cap;
+	bool failing; /* the last commit failed: the batch is kept */
 	struct store_checkpointer checkpointer;
 };
 
@@ -124,15 +175,130 @@ static void store_checkpoint(struct store_checkpointer *cp)
 
 	if (sqlite3_wal_checkpoint_v2(cp->db, NULL, SQLITE_CHECKPOINT_PASSIVE,
 				      &frames, &copied) != SQLITE_OK) {
-		log_warn("database: checkpoint: %s", sqlite3_errmsg(cp->db));
+		/* once per failure, not every second of a full disk */
+		if (!cp->failing)
+			log_warn("database: checkpoint: %s",
+				 sqlite3_errmsg(cp->db));
+		cp->failing = true;
 		return;
 	}
+	cp->failing = false;
 	if (frames < STORE_WAL_RESTART_FRAMES)
 		return;
 	if (sqlite3_wal_checkpoint_v2(cp->db, NULL, SQLITE_CHECKPOINT_RESTART,
 				      NULL, NULL) != SQLITE_OK &&
 	    sqlite3_errcode(cp->db) != SQLITE_BUSY)
 		log_warn("database: checkpoint: %s", sqlite3_errmsg(cp->db));
+}
+
+/* Milliseconds since the epoch. */
+static int64_t store_unix_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static time_t store_monotonic_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/* True once store_checkpoint_stop() asked the thread to end. */
+static bool store_checkpoint_stopping(struct store_checkpointer *cp)
+{
+	bool stop;
+
+	pthread_mutex_lock(&cp->lock);
+	stop = cp->stop;
+	pthread_mutex_unlock(&cp->lock);
+	return stop;
+}
+
+/*
+ * Deletes up to STORE_RETENTION_CHUNK finished games that ended before
+ * cutoff (Unix ms), with their moves, in one transaction. Returns how
+ * many, or -1 on a database error.
+ */
+static int store_retention_chunk(sqlite3 *db, int64_t cutoff)
+{
+	static const char select_sql[] =
+		"SELECT id FROM games WHERE finished_ms IS NOT NULL"
+		" AND finished_ms < ? ORDER BY finished_ms LIMIT ?";
+	static const char delete_moves_sql[] =
+		"DELETE FROM moves WHERE game_id = ?";
+	static const char delete_game_sql[] = "DELETE FROM games WHERE id = ?";
+	char ids[STORE_RETENTION_CHUNK][UID_LEN + 1];
+	sqlite3_stmt *select = NULL, *moves = NULL, *game = NULL;
+	int count = 0, rc = -1;
+
+	if (sqlite3_prepare_v2(db, select_sql, -1, &select, NULL) ||
+	    sqlite3_prepare_v2(db, delete_moves_sql, -1, &moves, NULL) ||
+	    sqlite3_prepare_v2(db, delete_game_sql, -1, &game, NULL))
+		goto out;
+	sqlite3_bind_int64(select, 1, cutoff);
+	sqlite3_bind_int(select, 2, STORE_RETENTION_CHUNK);
+	while (count < STORE_RETENTION_CHUNK &&
+	       sqlite3_step(select) == SQLITE_ROW)
+		snprintf(ids[count++], sizeof(ids[0]), "%s",
+			 (const char *)sqlite3_column_text(select, 0));
+	sqlite3_reset(select);
+	if (!count) {
+		rc = 0;
+		goto out;
+	}
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		goto out;
+	for (int i = 0; i < count; i++) {
+		sqlite3_bind_text(moves, 1, ids[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(game, 1, ids[i], -1, SQLITE_STATIC);
+		if (sqlite3_step(moves) != SQLITE_DONE ||
+		    sqlite3_step(game) != SQLITE_DONE) {
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+			goto out;
+		}
+		sqlite3_reset(moves);
+		sqlite3_reset(game);
+	}
+	rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? count :
+									 -1;
+	if (rc < 0)
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+out:
+	sqlite3_finalize(select);
+	sqlite3_finalize(moves);
+	sqlite3_finalize(game);
+	return rc;
+}
+
+/*
+ * Deletes the finished games older than --keep-days, a chunk at a time
+ * with a pause in between, so that the event loop's commits never wait
+ * long for the write lock.
+ */
+static void store_retention(struct store_checkpointer *cp)
+{
+	int64_t cutoff = store_unix_ms() - cp->keep_days * STORE_DAY_MS;
+	long deleted = 0;
+	int n;
+
+	while ((n = store_retention_chunk(cp->db, cutoff)) > 0) {
+		deleted += n;
+		if (n < STORE_RETENTION_CHUNK || store_checkpoint_stopping(cp))
+			break;
+		usleep(20000);
+	}
+	if (n < 0)
+		log_warn("database: deleting old games: %s",
+			 sqlite3_errmsg(cp->db));
+	if (deleted)
+		log_info("database: deleted %ld finished games older than %d "
+			 "days",
+			 deleted, cp->keep_days);
 }
 
 /*
@@ -167,6 +333,12 @@ static void *store_checkpoint_main(void *arg)
 			continue;
 		pthread_mutex_unlock(&cp->lock);
 		store_checkpoint(cp);
+		if (cp->keep_days &&
+		    store_monotonic_s() >= cp->next_retention) {
+			store_retention(cp);
+			cp->next_retention =
+				store_monotonic_s() + STORE_RETENTION_EVERY_S;
+		}
 		pthread_mutex_lock(&cp->lock);
 	}
 	pthread_mutex_unlock(&cp->lock);
@@ -175,10 +347,12 @@ static void *store_checkpoint_main(void *arg)
 
 /* Opens the checkpointer's connection and starts its thread. */
 static int store_checkpoint_start(struct store_checkpointer *cp,
-				  const char *path)
+				  const char *path, int keep_days)
 {
 	pthread_condattr_t attr;
 
+	cp->keep_days = keep_days;
+	cp->next_retention = store_monotonic_s() + STORE_RETENTION_FIRST_S;
 	if (sqlite3_open_v2(path, &cp->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK ||
@@ -222,7 +396,8 @@ static void store_log_error(struct store *store, const char *what)
 	log_error("database: %s: %s", what, sqlite3_errmsg(store->db));
 }
 
-struct store *store_open(const char *path, char *err, size_t err_size)
+struct store *store_open(const char *path, int keep_days, char *err,
+			 size_t err_size)
 {
 	struct store *store = calloc(1, sizeof(*store));
 	char *message = NULL;
@@ -251,7 +426,7 @@ struct store *store_open(const char *path, char *err, size_t err_size)
 	}
 	/* the checkpointer thread does it, off the event loop */
 	sqlite3_wal_autocheckpoint(store->db, 0);
-	if (store_checkpoint_start(&store->checkpointer, path)) {
+	if (store_checkpoint_start(&store->checkpointer, path, keep_days)) {
 		snprintf(err, err_size,
 			 "--db \"%s\": cannot start the checkpoint thread",
 			 path);
@@ -279,131 +454,88 @@ void store_close(struct store *store)
 
 	if (!store)
 		return;
-	if (store->in_batch)
-		store_commit(store);
+	if (store->op_count && store->db && store_commit(store))
+		log_error("database: %zu writes could not be saved",
+			  store->op_count);
 	store_checkpoint_stop(&store->checkpointer);
 	for (i = 0; i < STMT_COUNT; i++)
 		sqlite3_finalize(store->stmt[i]);
 	sqlite3_close(store->db);
+	free(store->ops);
 	free(store);
 }
 
-/* Runs a statement that returns no rows, then resets it. */
-static int store_run(struct store *store, enum store_stmt which)
+/* Runs a statement that returns no rows, then resets it: SQLite's code. */
+static int store_step(struct store *store, enum store_stmt which)
 {
 	sqlite3_stmt *stmt = store->stmt[which];
 	int rc = sqlite3_step(stmt);
 
 	sqlite3_reset(stmt);
 	sqlite3_clear_bindings(stmt);
-	if (rc != SQLITE_DONE) {
-		store_log_error(store, store_sql[which]);
-		return -1;
-	}
-	return 0;
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-/* Opens the batch's transaction on its first write. */
-static int store_batch_begin(struct store *store)
+/* As store_step(), logging a failure; 0 or -1. */
+static int store_run(struct store *store, enum store_stmt which)
 {
-	if (store->in_batch)
+	if (store_step(store, which) == SQLITE_OK)
 		return 0;
-	if (store_run(store, STMT_BEGIN))
-		return -1;
-	store->in_batch = true;
-	return 0;
+	store_log_error(store, store_sql[which]);
+	return -1;
+}
+
+/* A new write at the end of the batch, for game id; NULL: out of memory. */
+static struct store_op *store_op_add(struct store *store,
+				     enum store_op_type type, const char *id)
+{
+	struct store_op *op;
+
+	if (store->op_count == store->op_cap) {
+		size_t cap = store->op_cap ? store->op_cap * 2 : 64;
+		struct store_op *grown =
+			realloc(store->ops, cap * sizeof(*grown));
+
+		if (!grown) {
+			log_error("database: out of memory for a write");
+			return NULL;
+		}
+		store->ops = grown;
+		store->op_cap = cap;
+	}
+	op = &store->ops[store->op_count++];
+	op->type = type;
+	memcpy(op->id, id, sizeof(op->id));
+	return op;
 }
 
 bool store_batch_pending(const struct store *store)
 {
-	return store->in_batch;
+	return store->op_count > 0;
 }
 
-int store_commit(struct store *store)
+bool store_failing(const struct store *store)
 {
-	if (!store->in_batch)
-		return 0;
-	store->in_batch = false;
-	return store_run(store, STMT_COMMIT);
-}
-
-static const char *store_player_name(const struct lobby_room *room,
-				     enum role role)
-{
-	return room->seats[role] ? room->seats[role]->name : "";
-}
-
-int store_room_opened(struct store *store, const struct lobby_room *room,
-		      int64_t now_unix_ms)
-{
-	sqlite3_stmt *stmt = store->stmt[STMT_INSERT_GAME];
-	const struct game *game = &room->game;
-
-	if (store_batch_begin(store))
-		return -1;
-	sqlite3_bind_text(stmt, 1, room->id, -1, SQLITE_STATIC);
-	sqlite3_bind_int(stmt, 2, game->board.size);
-	sqlite3_bind_text(stmt, 3, rule_name(game->rule), -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 4,
-			  game->full_board == FULL_BOARD_DRAW ? "draw" : "back",
-			  -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 5, room->seats[ROLE_FRONT]->uid, -1,
-			  SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 6, room->seats[ROLE_BACK]->uid, -1,
-			  SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 7, store_player_name(room, ROLE_FRONT), -1,
-			  SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 8, store_player_name(room, ROLE_BACK), -1,
-			  SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 9, now_unix_ms);
-	return store_run(store, STMT_INSERT_GAME);
-}
-
-int store_move(struct store *store, const struct lobby_room *room)
-{
-	sqlite3_stmt *stmt = store->stmt[STMT_INSERT_MOVE];
-	const struct game *game = &room->game;
-	int seq = game->moves_played - 1;
-	int cell = game->history[seq];
-
-	if (store_batch_begin(store))
-		return -1;
-	sqlite3_bind_text(stmt, 1, room->id, -1, SQLITE_STATIC);
-	sqlite3_bind_int(stmt, 2, seq);
-	sqlite3_bind_int(stmt, 3, cell % game->board.size);
-	sqlite3_bind_int(stmt, 4, cell / game->board.size);
-	return store_run(store, STMT_INSERT_MOVE);
-}
-
-int store_takeback(struct store *store, const struct lobby_room *room)
-{
-	sqlite3_stmt *stmt = store->stmt[STMT_TAKEBACK];
-
-	if (store_batch_begin(store))
-		return -1;
-	sqlite3_bind_text(stmt, 1, room->id, -1, SQLITE_STATIC);
-	sqlite3_bind_int(stmt, 2, room->game.moves_played);
-	return store_run(store, STMT_TAKEBACK);
+	return store->failing;
 }
 
 /* The winning line as a JSON array text; NULL when there is none. */
-static char *store_line_json(const struct game *game)
+static char *store_line_json(const struct store_op *op)
 {
+	const struct win_line *win = &op->finish.line;
 	cJSON *line;
 	char *text;
 	int i;
 
-	if (game->reason != REASON_FIVE)
+	if (op->finish.reason != REASON_FIVE)
 		return NULL;
 	line = cJSON_CreateArray();
-	for (i = 0; line && i < game->line.length; i++) {
+	for (i = 0; line && i < win->length; i++) {
 		cJSON *cell = cJSON_CreateObject();
 
 		if (!cell || !cJSON_AddItemToArray(line, cell) ||
-		    !cJSON_AddNumberToObject(cell, "x",
-					     game->line.cells[i].x) ||
-		    !cJSON_AddNumberToObject(cell, "y",
-					     game->line.cells[i].y)) {
+		    !cJSON_AddNumberToObject(cell, "x", win->cells[i].x) ||
+		    !cJSON_AddNumberToObject(cell, "y", win->cells[i].y)) {
 			cJSON_Delete(line);
 			return NULL;
 		}
@@ -413,31 +545,172 @@ static char *store_line_json(const struct game *game)
 	return text;
 }
 
+/* Writes one op of the batch in the open transaction: SQLite's code. */
+static int store_apply(struct store *store, const struct store_op *op)
+{
+	enum store_stmt which;
+	sqlite3_stmt *stmt;
+	char *line = NULL;
+	int rc;
+
+	switch (op->type) {
+	case OP_GAME:
+		which = STMT_INSERT_GAME;
+		stmt = store->stmt[which];
+		sqlite3_bind_text(stmt, 1, op->id, -1, SQLITE_STATIC);
+		sqlite3_bind_int(stmt, 2, op->game.size);
+		sqlite3_bind_text(stmt, 3, rule_name(op->game.rule), -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 4,
+				  op->game.full_board == FULL_BOARD_DRAW ?
+					  "draw" :
+					  "back",
+				  -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 5, op->game.uid[0], -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 6, op->game.uid[1], -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 7, op->game.name[0], -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 8, op->game.name[1], -1, SQLITE_STATIC);
+		sqlite3_bind_int64(stmt, 9, op->game.started_ms);
+		break;
+	case OP_MOVE:
+		which = STMT_INSERT_MOVE;
+		stmt = store->stmt[which];
+		sqlite3_bind_text(stmt, 1, op->id, -1, SQLITE_STATIC);
+		sqlite3_bind_int(stmt, 2, op->move.seq);
+		sqlite3_bind_int(stmt, 3, op->move.x);
+		sqlite3_bind_int(stmt, 4, op->move.y);
+		break;
+	case OP_TAKEBACK:
+		which = STMT_TAKEBACK;
+		stmt = store->stmt[which];
+		sqlite3_bind_text(stmt, 1, op->id, -1, SQLITE_STATIC);
+		sqlite3_bind_int(stmt, 2, op->moves);
+		break;
+	case OP_FINISH:
+	default:
+		which = STMT_FINISH_GAME;
+		stmt = store->stmt[which];
+		line = store_line_json(op);
+		sqlite3_bind_int64(stmt, 1, op->finish.finished_ms);
+		sqlite3_bind_text(stmt, 2, game_winner_name(op->finish.winner),
+				  -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 3, game_reason_name(op->finish.reason),
+				  -1, SQLITE_STATIC);
+		if (line)
+			sqlite3_bind_text(stmt, 4, line, -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(stmt, 4);
+		sqlite3_bind_text(stmt, 5, op->id, -1, SQLITE_STATIC);
+		break;
+	}
+	rc = store_step(store, which);
+	cJSON_free(line);
+	return rc;
+}
+
+int store_commit(struct store *store)
+{
+	int rc = SQLITE_OK;
+	size_t i;
+
+	if (!store->op_count)
+		return 0;
+	rc = store_step(store, STMT_BEGIN);
+	for (i = 0; rc == SQLITE_OK && i < store->op_count; i++) {
+		rc = store_apply(store, &store->ops[i]);
+		if ((rc & 0xff) == SQLITE_CONSTRAINT) {
+			/* a write that can never succeed must not wedge them all */
+			log_error("database: write %d of game %.8s refused: %s",
+				  (int)store->ops[i].type, store->ops[i].id,
+				  sqlite3_errmsg(store->db));
+			rc = SQLITE_OK;
+		}
+	}
+	if (rc == SQLITE_OK)
+		rc = store_step(store, STMT_COMMIT);
+	if (rc != SQLITE_OK) {
+		/* Kept whole, to be tried again: log the first failure only. */
+		if (!store->failing)
+			log_error("database: cannot save %zu writes (%s): "
+				  "games are paused until it can",
+				  store->op_count, sqlite3_errmsg(store->db));
+		if (!sqlite3_get_autocommit(store->db))
+			store_step(store, STMT_ROLLBACK);
+		store->failing = true;
+		return -1;
+	}
+	if (store->failing)
+		log_info(
+			"database: writes are saved again (%zu kept meanwhile)",
+			store->op_count);
+	store->failing = false;
+	store->op_count = 0;
+	return 0;
+}
+
+/* The uid and name of room's player of role; "" when the seat is empty. */
+static void store_copy_player(const struct lobby_room *room, enum role role,
+			      char *uid, char *name)
+{
+	const struct lobby_player *player = room->seats[role];
+
+	snprintf(uid, UID_LEN + 1, "%s", player ? player->uid : "");
+	snprintf(name, NAME_MAX_BYTES + 1, "%s", player ? player->name : "");
+}
+
+int store_move(struct store *store, const struct lobby_room *room,
+	       int64_t started_unix_ms)
+{
+	const struct game *game = &room->game;
+	int seq = game->moves_played - 1;
+	int cell = game->history[seq];
+	struct store_op *op;
+
+	if (seq == 0) {
+		op = store_op_add(store, OP_GAME, room->id);
+		if (!op)
+			return -1;
+		op->game.size = game->board.size;
+		op->game.rule = game->rule;
+		op->game.full_board = game->full_board;
+		store_copy_player(room, ROLE_FRONT, op->game.uid[0],
+				  op->game.name[0]);
+		store_copy_player(room, ROLE_BACK, op->game.uid[1],
+				  op->game.name[1]);
+		op->game.started_ms = started_unix_ms;
+	}
+	op = store_op_add(store, OP_MOVE, room->id);
+	if (!op)
+		return -1;
+	op->move.seq = seq;
+	op->move.x = cell % game->board.size;
+	op->move.y = cell / game->board.size;
+	return 0;
+}
+
+int store_takeback(struct store *store, const struct lobby_room *room)
+{
+	struct store_op *op = store_op_add(store, OP_TAKEBACK, room->id);
+
+	if (!op)
+		return -1;
+	op->moves = room->game.moves_played;
+	return 0;
+}
+
 int store_game_over(struct store *store, const struct lobby_room *room,
 		    int64_t now_unix_ms)
 {
-	sqlite3_stmt *stmt = store->stmt[STMT_FINISH_GAME];
 	const struct game *game = &room->game;
-	char *line = store_line_json(game);
-	int rc;
+	struct store_op *op = store_op_add(store, OP_FINISH, room->id);
 
-	if (store_batch_begin(store)) {
-		cJSON_free(line);
+	if (!op)
 		return -1;
-	}
-	sqlite3_bind_int64(stmt, 1, now_unix_ms);
-	sqlite3_bind_text(stmt, 2, game_winner_name(game->winner), -1,
-			  SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 3, game_reason_name(game->reason), -1,
-			  SQLITE_STATIC);
-	if (line)
-		sqlite3_bind_text(stmt, 4, line, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(stmt, 4);
-	sqlite3_bind_text(stmt, 5, room->id, -1, SQLITE_STATIC);
-	rc = store_run(store, STMT_FINISH_GAME);
-	cJSON_free(line);
-	return rc;
+	op->finish.finished_ms = now_unix_ms;
+	op->finish.winner = game->winner;
+	op->finish.reason = game->reason;
+	op->finish.line = game->line;
+	return 0;
 }
 
 /* Parses "freestyle"/"standard" and "back"/"draw" as saved. */

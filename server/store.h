@@ -1,13 +1,19 @@
 /*
- * store.h - the SQLite journal of games: every room, every accepted move
- * and every result, so that a restart loses no game and finished games
- * can be replayed.
+ * store.h - the SQLite journal of games: every game that had a move, every
+ * accepted move and every result, so that a restart loses no game and
+ * finished games can be replayed.
  *
- * Writes go into a batch (one transaction, opened by the first write) that
- * the server commits once per event loop turn with store_commit(); what
- * players are told about a write must wait for that commit. The database
+ * Writes go into a batch, kept in memory, that the server commits once
+ * per event loop turn with store_commit() (one transaction); what players
+ * are told about a write must wait for that commit. When the commit fails
+ * (a full disk) the whole batch is kept and store_commit() tries it again
+ * until it succeeds: nothing is lost that was not yet told. The database
  * is in WAL mode with synchronous=NORMAL: a committed move survives the
  * process being killed.
+ *
+ * A game is written with its first move: one whose players leave before
+ * any move leaves nothing. A thread of the store deletes the finished
+ * games older than keep_days, off the event loop.
  */
 #ifndef GOMOKU_STORE_H
 #define GOMOKU_STORE_H
@@ -21,20 +27,23 @@
 struct store;
 
 /*
- * Opens (creating when needed) the database at path. NULL on failure,
- * with one line saying why in err.
+ * Opens (creating when needed) the database at path; finished games are
+ * kept keep_days (0: for ever). NULL on failure, with one line saying
+ * why in err.
  */
-struct store *store_open(const char *path, char *err, size_t err_size);
+struct store *store_open(const char *path, int keep_days, char *err,
+			 size_t err_size);
 
-/* Commits what is pending and closes the database. NULL is a no-op. */
+/* Commits what is pending (once) and closes the database. NULL: no-op. */
 void store_close(struct store *store);
 
-/* Journals a new room (its players, by uid and name, and settings). */
-int store_room_opened(struct store *store, const struct lobby_room *room,
-		      int64_t now_unix_ms);
-
-/* Journals the room's last move. */
-int store_move(struct store *store, const struct lobby_room *room);
+/*
+ * Journals the room's last move; with its first one, the game itself (its
+ * players, by uid and name, settings, and started_unix_ms, when the room
+ * opened). 0, or -1 on out of memory.
+ */
+int store_move(struct store *store, const struct lobby_room *room,
+	       int64_t started_unix_ms);
 
 /* Forgets room's moves past its game's moves_played (a takeback). */
 int store_takeback(struct store *store, const struct lobby_room *room);
@@ -43,11 +52,18 @@ int store_takeback(struct store *store, const struct lobby_room *room);
 int store_game_over(struct store *store, const struct lobby_room *room,
 		    int64_t now_unix_ms);
 
-/* True while a batch has writes not yet committed. */
+/* True while the batch has writes not yet committed. */
 bool store_batch_pending(const struct store *store);
 
-/* Commits the batch; 0, or -1 (logged) when the database refused. */
+/*
+ * Commits the batch; 0, or -1 when the database refused it (logged at
+ * the first failure): then the batch is kept whole, later writes join
+ * it, and the next store_commit() tries it all again.
+ */
 int store_commit(struct store *store);
+
+/* True while the last commit failed. */
+bool store_failing(const struct store *store);
 
 /*
  * Calls restore(ctx, saved) for every unfinished game, in the order they

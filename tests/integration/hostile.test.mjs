@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import { startServer } from './lib/server.mjs';
 import { connectWaiting, connectPair, connectPlayer, closeAllClients, uuid } from './lib/client.mjs';
 import { playMoves, winningScript, expectWinner, emptyContent, withStone } from './lib/game.mjs';
-import { gameRecord, fetchMetric } from './lib/observe.mjs';
+import { gameRecord, gameState, fetchMetric } from './lib/observe.mjs';
 import { testTimeout } from './lib/time.mjs';
 
 const T = testTimeout(120_000);
@@ -447,7 +447,7 @@ describe('hostile messages', () => {
 
 		await runRows(rows, {
 			players: { mover: back, waiting: front },
-			state: () => gameRecord(server, room),
+			state: () => gameState(server, room),
 		});
 
 		const badJsonRows = rows.filter((row) => row.expect === 'bad_json').length;
@@ -480,7 +480,7 @@ describe('hostile messages', () => {
 		row('strict JSON', 'a raw control character inside the type', '{"type":"mo\u0001ve","x":1,"y":1}', 'bad_json');
 		await runRows(rows, {
 			players: { mover: back, waiting: front },
-			state: () => gameRecord(server, room),
+			state: () => gameState(server, room),
 		});
 	});
 
@@ -504,7 +504,7 @@ describe('hostile messages', () => {
 			board(withStone(content, SIZE, 1, 1, 'CELL'), 'front').replace('"CELL"', '"front\\uZZZZjunk"'), 'bad_json');
 		await runRows(rows, {
 			players: { mover: back, waiting: front },
-			state: () => gameRecord(server, room),
+			state: () => gameState(server, room),
 		});
 	});
 
@@ -571,7 +571,7 @@ describe('hostile messages', () => {
 		}
 		await runRows(rows, {
 			players: { winner: front, loser: back },
-			state: () => gameRecord(server, room),
+			state: () => gameState(server, room),
 		});
 		const record = JSON.parse(await gameRecord(server, room));
 		assert.equal(record.status, 'finished', `expected the record to be finished, got ${JSON.stringify(record)}`);
@@ -594,6 +594,6 @@ describe('hostile messages', () => {
 		row('after a forfeit', 'a move on its own stone', move(7, 7), 'game_over');
 		row('after a forfeit', 'a board', board(withStone(withStone(emptyContent(SIZE), SIZE, 7, 7, 'front'), SIZE, 1, 1, 'front'), 'front'), 'game_over');
 		row('after a forfeit', 'a string x (parsed first)', move('"1"', 1), 'bad_json');
-		await runRows(rows, { players: { 'left behind': front }, state: () => gameRecord(server, room) });
+		await runRows(rows, { players: { 'left behind': front }, state: () => gameState(server, room) });
 	});
 });

@@ -12,7 +12,7 @@ import { startServer, HOST } from './lib/server.mjs';
 import { Client, connectPair, connectPlayer, connectWaiting, closeAllClients, playerUrl, uuid } from './lib/client.mjs';
 import { playMoves, fullBoardScript } from './lib/game.mjs';
 import { RawSocket, openRawWs, encodeFrame, randomKey } from './lib/rawws.mjs';
-import { gameRecord, fetchMetric, metricValue, httpGetFrom, pollUntil, sleep, residentKiB, residentMemoryIsTheServers } from './lib/observe.mjs';
+import { gameRecord, gameState, fetchMetric, metricValue, httpGetFrom, pollUntil, sleep, residentKiB, residentMemoryIsTheServers } from './lib/observe.mjs';
 import { testTimeout, scaled } from './lib/time.mjs';
 
 const T = testTimeout(60_000);
@@ -177,7 +177,7 @@ describe('the message rate of a connection', () => {
 	it('does not play a move refused for the rate, tells the opponent nothing, and plays it once the bucket has refilled', T, async () => {
 		const server = await serverWith(['--rate-burst', '5', '--rate-per-second', '1']);
 		const { front, back, room } = await rawPair(server);
-		const before = await gameRecord(server, room);
+		const before = await gameState(server, room);
 		const ping = encodeFrame({ payload: '{"type":"ping"}' });
 		const moveFrame = encodeFrame({ payload: '{"type":"move","x":7,"y":7}' });
 		front.sendRaw(Buffer.concat([ping, ping, ping, ping, ping, moveFrame]));
@@ -187,7 +187,7 @@ describe('the message rate of a connection', () => {
 		assert.equal(refused.code, 'rate_limited', `expected the move after the burst to be refused with rate_limited, got ${JSON.stringify(refused)}`);
 		back.send({ type: 'ping' });
 		await back.next('pong'); // and nothing before it
-		assert.equal(await gameRecord(server, room), before, 'expected the game record unchanged by the refused move');
+		assert.equal(await gameState(server, room), before, 'expected the game record unchanged by the refused move');
 		// One token comes back per second.
 		await sleep(1500);
 		front.send({ type: 'move', x: 7, y: 7 });

@@ -89,11 +89,14 @@ describe('GET /api/games/ID', () => {
 		assert.deepEqual(res.game.moves, pair.played);
 	});
 
-	it('shows a game with no move yet', T, async () => {
+	it('keeps no record of a game before its first move, and a live one from then on', T, async () => {
 		const pair = await namedPair(server, 0);
+		const none = await getGame(server, pair.room);
+		assert.equal(none.status, 404, `expected no record of a game with no move, got ${none.status}: ${none.body}`);
+		await playMoves(pair, pair.moves.slice(0, 1), { size: SIZE });
 		const record = await gameRecord(server, pair.room, { secrets: secretsOf(pair) });
 		assertRecordOf(record, pair, { status: 'live' });
-		assert.deepEqual(record.moves, []);
+		assert.deepEqual(record.moves, pair.moves.slice(0, 1));
 	});
 
 	it('shows a game won by five: winner, reason, the line the players were told, every move', T, async () => {
@@ -123,6 +126,7 @@ describe('GET /api/games/ID', () => {
 
 	it('shows a nameless player with an empty name', T, async () => {
 		const pair = await connectPair(server);
+		await playMoves(pair, [{ x: 7, y: 7, role: 'front' }], { size: SIZE });
 		const record = await gameRecord(server, pair.room, { secrets: secretsOf(pair) });
 		assert.deepEqual(record.players, { front: { name: '' }, back: { name: '' } });
 	});
@@ -244,13 +248,15 @@ describe('restart after SIGTERM', () => {
 		const restartedAt = Date.now();
 		server = await restartable.start();
 		const health = await server.health();
-		assert.equal(health.rooms, 3, `expected the 3 unfinished games restored, got ${JSON.stringify(health)}`);
-		assert.equal(health.players_away, 6, `expected their 6 players away, got ${JSON.stringify(health)}`);
+		// The game with no move was never journalled: 2 of the 3.
+		assert.equal(health.rooms, 2, `expected the 2 unfinished games with moves restored, got ${JSON.stringify(health)}`);
+		assert.equal(health.players_away, 4, `expected their 4 players away, got ${JSON.stringify(health)}`);
 		assert.equal(health.connections, 0);
-		assert.ok(server.output().includes('restored 3 unfinished games'),
-			`expected a log line about the 3 restored games, got:\n${server.output()}`);
+		assert.ok(server.output().includes('restored 2 unfinished games'),
+			`expected a log line about the 2 restored games, got:\n${server.output()}`);
+		assert.equal((await getGame(server, noMoves.room)).status, 404, 'expected no record of the game with no move');
 
-		for (const [pair, played] of [[midGame, midGame.played], [noMoves, []], [abandoned, abandoned.played]]) {
+		for (const [pair, played] of [[midGame, midGame.played], [abandoned, abandoned.played]]) {
 			const record = await gameRecord(server, pair.room, { secrets: secretsOf(pair) });
 			assert.equal(record.status, 'live', `expected game ${pair.room} still live after SIGTERM, got ${JSON.stringify(record)}`);
 			assert.deepEqual(record.moves, played);
@@ -277,14 +283,16 @@ describe('restart after SIGTERM', () => {
 		});
 		await expectWinner(midPair, { winner: 'front', reason: 'five' });
 
-		// The game with no move: restored too, and played on.
+		// The game with no move was not kept: its players start afresh,
+		// and coming back together are paired into a new room.
 		const noFront = await rejoin(server, noMoves.front);
-		await expectResume(noFront, { room: noMoves.room, role: 'front', moves: [], size: SIZE });
-		await noFront.next('opponent_away');
+		await noFront.next('waiting');
 		const noBack = await rejoin(server, noMoves.back);
-		await expectResume(noBack, { room: noMoves.room, role: 'back', moves: [], size: SIZE });
-		await noFront.next('opponent_back');
-		await playMoves({ front: noFront, back: noBack }, noMoves.moves.slice(0, 2), { size: SIZE });
+		const [frontRole, backRole] = await Promise.all([noFront.next('role'), noBack.next('role', undefined, { skip: ['waiting'] })]);
+		assert.equal(frontRole.room, backRole.room);
+		assert.notEqual(frontRole.room, noMoves.room, 'expected a new room for the players of the game that was not kept');
+		await noFront.close(1000);
+		await noBack.close(1000);
 
 		// Nobody returns to the abandoned game: it is forfeited once the
 		// grace from the restart runs out.
@@ -303,7 +311,9 @@ describe('restart after SIGTERM', () => {
 		await restartable.stop();
 
 		const games = await sqliteQuery(restartable.db, 'SELECT id, COUNT(*) AS copies FROM games GROUP BY id');
-		assert.equal(games.length, 5, `expected exactly the 5 games in the database, got ${JSON.stringify(games)}`);
+		// 5 games, 4 with moves (the new room of the game that was not
+		// kept had none either).
+		assert.equal(games.length, 4, `expected exactly the 4 games with moves in the database, got ${JSON.stringify(games)}`);
 		assert.ok(games.every((row) => row.copies === 1));
 	});
 });
@@ -394,7 +404,7 @@ describe(`${CYCLES} crashes (SIGKILL) with moves in flight`, () => {
 		restartable = new RestartableServer({ args: ['--reconnect-grace', String(KILL_GRACE), '--log-level', 'warn'] });
 		const rooms = new Map(); // room id -> the test's model of it
 		const stats = {
-			kills: 0, created: 0, resumed: 0, resumedEmpty: 0, finishedFive: 0, finishedForfeit: 0,
+			kills: 0, created: 0, resumed: 0, droppedEmpty: 0, finishedFive: 0, finishedForfeit: 0,
 			sentNotKept: 0, keptNotSeen: 0, mostMoves: 0,
 		};
 
@@ -483,13 +493,25 @@ describe(`${CYCLES} crashes (SIGKILL) with moves in flight`, () => {
 
 		/** After a restart: the database, the API and both players' return. */
 		async function checkRestored(server) {
-			const live = [...rooms.values()].filter((room) => !room.finished);
 			const games = await sqliteQuery(restartable.db,
 				'SELECT id, finished_ms IS NULL AS unfinished FROM games ORDER BY id');
 			assert.equal(new Set(games.map((row) => row.id)).size, games.length,
 				`expected no game twice in the database, got ${JSON.stringify(games)}`);
-			assert.deepEqual(games.map((row) => row.id).sort(), [...rooms.keys()].sort(),
-				'expected exactly the games that were matched in the database');
+			const kept = new Set(games.map((row) => row.id));
+			for (const id of kept)
+				assert.ok(rooms.has(id), `expected only games that were matched in the database, found ${id}`);
+			// A game is journalled with its first move: one whose first
+			// move was never committed is not kept, and its players (gone
+			// with the crash) would start afresh.
+			for (const room of [...rooms.values()]) {
+				if (kept.has(room.id))
+					continue;
+				assert.ok(room.maxSeen === 0 && room.known === 0,
+					`expected room ${room.id} in the database: a client saw ${room.maxSeen} of its moves`);
+				rooms.delete(room.id);
+				stats.droppedEmpty += 1;
+			}
+			const live = [...rooms.values()].filter((room) => !room.finished);
 			const seqs = await sqliteQuery(restartable.db,
 				'SELECT game_id, COUNT(*) AS n, MIN(seq) AS first, MAX(seq) AS last FROM moves GROUP BY game_id');
 			for (const row of seqs)
@@ -549,8 +571,6 @@ describe(`${CYCLES} crashes (SIGKILL) with moves in flight`, () => {
 				room.clients = { [order[0]]: firstBack, [order[1]]: secondBack };
 				room.leaver = null;
 				stats.resumed += 1;
-				if (count === 0)
-					stats.resumedEmpty += 1;
 			}
 			const after = await server.health();
 			assert.equal(after.players_away, 0, `expected every seat taken back, got ${JSON.stringify(after)}`);
@@ -593,7 +613,7 @@ describe(`${CYCLES} crashes (SIGKILL) with moves in flight`, () => {
 		t.diagnostic(`stats ${JSON.stringify(stats)}`);
 		assert.equal(stats.kills, CYCLES);
 		assert.ok(stats.resumed >= CYCLES, `expected many games resumed, got ${JSON.stringify(stats)}`);
-		assert.ok(stats.resumedEmpty >= 1, `expected games with no move resumed too, got ${JSON.stringify(stats)}`);
+		assert.ok(stats.droppedEmpty >= 1, `expected games with no move left out of the database, got ${JSON.stringify(stats)}`);
 		await closeAllClients();
 		await restartable.stop();
 	});

@@ -697,6 +697,40 @@ static void expect_refusal(struct fixture *f, struct lobby_player *player,
 	forget_records(f);
 }
 
+static void
+a_paused_lobby_refuses_every_request_but_ping_until_resumed(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0, *p1;
+	struct request move = move_request(7, 7);
+	struct request offer = { .type = REQUEST_OFFER };
+	struct request answer = { .type = REQUEST_ANSWER, .accept = true };
+	struct request redo = { .type = REQUEST_REDO };
+	struct request ping = { .type = REQUEST_PING };
+
+	pair(f, &p0, &p1, 0);
+	lobby_pause(&f->lobby, true);
+	expect_refusal(f, p0, &move, ERR_UNAVAILABLE);
+	expect_refusal(f, p1, &move, ERR_UNAVAILABLE);
+	expect_refusal(f, p0, &offer, ERR_UNAVAILABLE);
+	expect_refusal(f, p1, &answer, ERR_UNAVAILABLE);
+	expect_refusal(f, p0, &redo, ERR_UNAVAILABLE);
+	lobby_request(&f->lobby, p0, &ping, 0);
+	expect_events(f, 1);
+	expect_event(f, 0, 0, EVENT_PONG);
+	forget_records(f);
+	/* Players still pair meanwhile: a room is journalled with a move. */
+	script_match(f, 0x22, 0);
+	join(f, 2, NULL);
+	join(f, 3, NULL);
+	expect_stats(f, 4, 0, 2, 2, 2, 0);
+	forget_records(f);
+	lobby_pause(&f->lobby, false);
+	play(f, p0, 7, 7);
+	expect_event(f, 0, 0, EVENT_BOARD);
+	expect_event(f, 1, 1, EVENT_BOARD);
+}
+
 static void a_move_before_being_matched_is_not_in_game(void **state)
 {
 	struct fixture *f = *state;
@@ -2710,6 +2744,8 @@ int main(void)
 		lobby_test(a_move_reaches_both_players_front_first),
 		lobby_test(a_seed_form_board_is_played_as_a_move),
 		lobby_test(moves_in_one_room_never_reach_another_room),
+		lobby_test(
+			a_paused_lobby_refuses_every_request_but_ping_until_resumed),
 		lobby_test(a_move_before_being_matched_is_not_in_game),
 		lobby_test(a_move_out_of_turn_is_not_your_turn),
 		lobby_test(a_move_off_the_board_is_out_of_range),

@@ -1136,6 +1136,7 @@ static void error_code_names_are_the_protocol_words(void **state)
 		"offer_pending",
 		"no_offer",
 		"too_soon",
+		"unavailable",
 	};
 	int code;
 

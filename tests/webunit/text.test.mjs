@@ -22,7 +22,7 @@ describe('text', () => {
 
 	it('has a text of its own for every error a player can cause by playing, takebacks and modes included', () => {
 		const codes = ['not_your_turn', 'occupied', 'out_of_range', 'game_over', 'not_in_game', 'bad_name',
-			'bad_mode', 'bad_offer', 'nothing_to_undo', 'nothing_to_redo', 'offer_pending', 'no_offer', 'too_soon'];
+			'bad_mode', 'bad_offer', 'nothing_to_undo', 'nothing_to_redo', 'offer_pending', 'no_offer', 'too_soon', 'unavailable'];
 		for (const code of codes)
 			for (const lang of LANGUAGES)
 				assert.ok(hasText(lang, `error.${code}`), `expected a ${lang} text for error ${code}`);

@@ -107,6 +107,7 @@ const STRINGS = {
 		'error.offer_pending': 'A takeback request is already waiting for an answer.',
 		'error.no_offer': 'There is no request to answer.',
 		'error.too_soon': 'Your takeback was just declined: wait a few seconds before asking again.',
+		'error.unavailable': 'The server cannot save games right now: the game is paused until it can.',
 		'error.other': 'The server refused: {message}',
 	},
 	zh: {
@@ -212,6 +213,7 @@ const STRINGS = {
 		'error.offer_pending': '已有悔棋请求在等待回应。',
 		'error.no_offer': '没有需要回应的请求。',
 		'error.too_soon': '悔棋刚被拒绝，请稍等几秒再试。',
+		'error.unavailable': '服务器暂时无法保存对局，对局已暂停，恢复后继续。',
 		'error.other': '服务器拒绝了请求：{message}',
 	},
 };

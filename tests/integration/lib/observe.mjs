@@ -20,6 +20,20 @@ export async function gameRecord(server, room) {
 }
 
 /**
+ * What GET /api/games/ROOM says of a game, for before/after comparisons:
+ * the exact body of its record, or '(no record)' while it has none (a
+ * game is journalled from its first move).
+ */
+export async function gameState(server, room) {
+	const res = await server.get(`/api/games/${room}`);
+	if (res.status === 404)
+		return '(no record)';
+	if (res.status !== 200)
+		throw new Error(`expected GET /api/games/${room} to answer 200 or 404, got ${res.status}: ${res.body}`);
+	return res.body;
+}
+
+/**
  * Parses Prometheus text into a Map from the sample (name with its
  * labels, as written: 'gomoku_errors_total{code="bad_json"}') to its
  * number.

@@ -1,0 +1,271 @@
+// The journal's promises, on the real binary and a real filesystem:
+//
+// - nothing a player was told is lost, also when the disk is full: the
+//   moves the database cannot take are not announced, the players get
+//   `unavailable` and the games wait (/healthz 503, /metrics), and they go
+//   on once space returns; a kill -9 during the outage leaves exactly what
+//   the players were told. The full disk is a small tmpfs, mounted by the
+//   test (as root, or through sudo -n; the test is skipped, loudly, when
+//   neither can mount);
+// - a game whose players leave before its first move leaves nothing;
+// - finished games older than --keep-days are deleted, off the event loop.
+
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { startServer, scratchDb } from './lib/server.mjs';
+import { connectPair, closeAllClients } from './lib/client.mjs';
+import { RestartableServer, rejoin, expectResume, sqliteQuery, gameRecord } from './lib/resume.mjs';
+import { fetchMetric, pollUntil } from './lib/observe.mjs';
+import { testTimeout, scaled } from './lib/time.mjs';
+
+const T = testTimeout(90_000);
+const SIZE = 15;
+
+/** Runs a command as root: directly, or through sudo -n. Throws when it cannot. */
+function asRoot(command, args) {
+	if (process.getuid() === 0)
+		return execFileSync(command, args, { stdio: 'pipe' });
+	return execFileSync('sudo', ['-n', command, ...args], { stdio: 'pipe' });
+}
+
+/** A small tmpfs on a new directory, or null when this machine will not mount one. */
+function mountSmallDisk(size = '2m') {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gomoku-fulldisk-'));
+	try {
+		asRoot('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=1777`, 'tmpfs', dir]);
+	} catch (err) {
+		fs.rmdirSync(dir);
+		return { skip: `cannot mount a tmpfs (${err.message.split('\n')[0]}): run the tests as root or with sudo` };
+	}
+	return {
+		dir,
+		fill() {
+			// Everything left, in big pieces then byte by byte.
+			const fd = fs.openSync(path.join(dir, 'filler'), 'w');
+			try {
+				for (const piece of [Buffer.alloc(65536), Buffer.alloc(4096), Buffer.alloc(1)]) {
+					try {
+						for (;;)
+							fs.writeSync(fd, piece);
+					} catch (err) {
+						if (err.code !== 'ENOSPC')
+							throw err;
+					}
+				}
+			} finally {
+				fs.closeSync(fd);
+			}
+		},
+		free() {
+			fs.rmSync(path.join(dir, 'filler'), { force: true });
+		},
+		release() {
+			try {
+				asRoot('umount', [dir]);
+			} catch {
+				// already gone
+			}
+			fs.rmSync(dir, { recursive: true, force: true });
+		},
+	};
+}
+
+/** Stones that never make five: both coordinates even, row by row. */
+const QUIET_CELLS = [];
+for (let y = 0; y < SIZE; y += 2)
+	for (let x = 0; x < SIZE; x += 2)
+		QUIET_CELLS.push({ x, y });
+
+/**
+ * Plays quiet moves with pair from move number `from` until one is
+ * refused with `unavailable` (the disk is full) or `upTo` were played.
+ * Resolves with { played: moves both players saw, refusedAt } .
+ */
+async function playUntilRefused(pair, from, upTo) {
+	for (let i = from; i < upTo; i++) {
+		const mover = i % 2 ? pair.back : pair.front;
+		const other = i % 2 ? pair.front : pair.back;
+		mover.move(QUIET_CELLS[i].x, QUIET_CELLS[i].y);
+		const answer = await mover.next(null);
+		if (answer.type === 'error') {
+			assert.equal(answer.code, 'unavailable', `expected a move the disk cannot take to get unavailable, got ${JSON.stringify(answer)}`);
+			return { played: i, refusedAt: i };
+		}
+		assert.equal(answer.type, 'board', `expected a board, got ${JSON.stringify(answer)}`);
+		assert.equal(answer.moves, i + 1);
+		assert.equal((await other.next('board')).moves, i + 1);
+	}
+	return { played: upTo, refusedAt: null };
+}
+
+describe('a full disk', () => {
+	let disk;
+
+	before(() => {
+		disk = mountSmallDisk();
+	});
+	after(async () => {
+		await closeAllClients();
+		if (disk && !disk.skip)
+			disk.release();
+	});
+
+	it('pauses the games: the move it cannot save is not announced, players get unavailable, /healthz says 503; when space returns the games go on', T, async (t) => {
+		if (disk.skip) {
+			t.skip(disk.skip);
+			return;
+		}
+		const server = await startServer({ args: ['--db', path.join(disk.dir, 'pause.db')] });
+		try {
+			const pair = await connectPair(server);
+			await playUntilRefused(pair, 0, 4);
+			disk.fill();
+			const { refusedAt } = await playUntilRefused(pair, 4, 40);
+			assert.notEqual(refusedAt, null, 'expected a move to be refused once the disk is full');
+			const unsaved = refusedAt;
+			// The opponent hears of the pause, not of the move.
+			const opponent = unsaved % 2 ? pair.front : pair.back;
+			const mover = unsaved % 2 ? pair.back : pair.front;
+			const told = await opponent.next('error');
+			assert.equal(told.code, 'unavailable');
+			// Every request that would change a game is refused meanwhile.
+			opponent.move(QUIET_CELLS[unsaved + 1].x, QUIET_CELLS[unsaved + 1].y);
+			assert.equal((await opponent.next('error')).code, 'unavailable');
+			const health = await server.get('/healthz');
+			assert.equal(health.status, 503, `expected /healthz to answer 503 while games wait, got ${health.status}: ${health.body}`);
+			assert.equal(JSON.parse(health.body).status, 'unavailable');
+			assert.equal(await fetchMetric(server, 'gomoku_store_available'), 0);
+			assert.ok(await fetchMetric(server, 'gomoku_errors_total{code="unavailable"}') >= 3);
+			assert.ok(await fetchMetric(server, 'gomoku_store_errors_total') >= 1);
+			await mover.expectNothing(300, 'while the disk is full');
+
+			disk.free();
+			// The move is saved at the next try and then told to both.
+			const [moverBoard, opponentBoard] = await Promise.all([mover.next('board', scaled(5000)), opponent.next('board', scaled(5000))]);
+			assert.equal(moverBoard.moves, unsaved + 1);
+			assert.deepEqual(moverBoard.move, { ...QUIET_CELLS[unsaved], role: unsaved % 2 ? 'back' : 'front' });
+			assert.deepEqual(opponentBoard, moverBoard);
+			await pollUntil(async () => ((await server.get('/healthz')).status === 200 ? true : undefined),
+				'/healthz to answer 200 again', { timeoutMs: scaled(5000) });
+			assert.equal(await fetchMetric(server, 'gomoku_store_available'), 1);
+			const { played } = await playUntilRefused(pair, unsaved + 1, unsaved + 5);
+			assert.equal(played, unsaved + 5, 'expected the game to go on once space returned');
+			const record = await gameRecord(server, pair.room);
+			assert.deepEqual(record.moves.map(({ x, y }) => ({ x, y })), QUIET_CELLS.slice(0, unsaved + 5),
+				'expected the record to hold every move, the one of the outage included, once');
+		} finally {
+			disk.free();
+			await closeAllClients();
+			await server.stop();
+		}
+	});
+
+	it('loses nothing a player was told when the server is killed during the outage', T, async (t) => {
+		if (disk.skip) {
+			t.skip(disk.skip);
+			return;
+		}
+		const restartable = new RestartableServer({ db: path.join(disk.dir, 'kill.db'), args: ['--reconnect-grace', '30'] });
+		let server = await restartable.start();
+		try {
+			const pair = await connectPair(server);
+			await playUntilRefused(pair, 0, 5);
+			disk.fill();
+			const { refusedAt } = await playUntilRefused(pair, 5, 40);
+			assert.notEqual(refusedAt, null, 'expected a move to be refused once the disk is full');
+			await restartable.kill();
+			disk.free();
+			server = await restartable.start();
+			const record = await gameRecord(server, pair.room);
+			assert.deepEqual(record.moves.map(({ x, y }) => ({ x, y })), QUIET_CELLS.slice(0, refusedAt),
+				`expected exactly the ${refusedAt} moves the players were told, got ${JSON.stringify(record.moves)}`);
+			const front = await rejoin(server, pair.front);
+			await expectResume(front, { room: pair.room, role: 'front', moves: record.moves, size: SIZE });
+		} finally {
+			disk.free();
+			await closeAllClients();
+			await restartable.stop();
+		}
+	});
+});
+
+describe('games with no move', () => {
+	it('leave nothing in the database, however many are opened and left', T, async () => {
+		const db = scratchDb();
+		const server = await startServer({ args: ['--db', db] });
+		try {
+			for (let i = 0; i < 100; i++) {
+				const pair = await connectPair(server);
+				await pair.front.close(1000);
+				await pair.back.close(1000);
+			}
+			const played = await connectPair(server);
+			played.front.move(7, 7);
+			await Promise.all([played.front.next('board'), played.back.next('board')]);
+			await played.back.close(1000);
+			await played.front.next('winner');
+			const games = await sqliteQuery(db, 'SELECT id, finished_ms IS NOT NULL AS finished FROM games');
+			assert.deepEqual(games, [{ id: played.room, finished: 1 }],
+				'expected only the game with a move in the database, finished by its forfeit');
+		} finally {
+			await closeAllClients();
+			await server.stop();
+		}
+	});
+});
+
+describe('--keep-days', () => {
+	/** A database with games finished 40, 20 and 0 days ago and one unfinished. */
+	async function agedDatabase() {
+		const db = scratchDb();
+		const seed = await startServer({ args: ['--db', db] }); // creates the schema
+		await seed.stop();
+		const day = 24 * 3600 * 1000;
+		const now = Date.now();
+		const rows = [['old', now - 40 * day], ['middle', now - 20 * day], ['new', now], ['live', null]];
+		const sql = rows.map(([name, finished], i) => {
+			const id = `00000000-0000-4000-8000-00000000000${i}`;
+			return `INSERT INTO games (id, size, rule, full_board, front_uid, back_uid, front_name, back_name,
+				started_ms, finished_ms, winner, reason) VALUES ('${id}', 15, 'freestyle', 'back',
+				'10000000-0000-4000-8000-00000000000${i}', '20000000-0000-4000-8000-00000000000${i}', '${name}', '',
+				${now - 41 * day}, ${finished ?? 'NULL'}, ${finished ? "'front'" : 'NULL'}, ${finished ? "'forfeit'" : 'NULL'});
+				INSERT INTO moves (game_id, seq, x, y) VALUES ('${id}', 0, ${i}, 0);`;
+		}).join('\n');
+		execFileSync('sqlite3', [db, sql]);
+		return db;
+	}
+
+	it('deletes finished games older than N days, with their moves, soon after the start and keeps the rest', T, async () => {
+		const db = await agedDatabase();
+		const server = await startServer({ args: ['--db', db, '--keep-days', '30'] });
+		try {
+			await server.waitForLine(/deleted 1 finished games older than 30 days/, { timeoutMs: scaled(15_000) });
+			const names = await sqliteQuery(db, 'SELECT front_name AS name FROM games ORDER BY front_name');
+			assert.deepEqual(names.map((row) => row.name), ['live', 'middle', 'new']);
+			const moves = await sqliteQuery(db, 'SELECT COUNT(*) AS n FROM moves');
+			assert.equal(moves[0].n, 3, 'expected the old game\'s moves deleted with it');
+		} finally {
+			await server.stop();
+		}
+	});
+
+	it('keeps every game with --keep-days 0', T, async () => {
+		const db = await agedDatabase();
+		const server = await startServer({ args: ['--db', db, '--keep-days', '0', '--reconnect-grace', '0'] });
+		try {
+			// The server is up past the moment a retention run would come.
+			await pollUntil(async () => ((await server.health()).uptime >= 3 ? true : undefined), 'three seconds of uptime',
+				{ timeoutMs: scaled(10_000), intervalMs: 200 });
+			const games = await sqliteQuery(db, 'SELECT COUNT(*) AS n FROM games');
+			assert.equal(games[0].n, 4);
+			assert.ok(!server.output().includes('deleted'), `expected no game deleted, the server logged:\n${server.output()}`);
+		} finally {
+			await server.stop();
+		}
+	});
+});
