@@ -22,14 +22,15 @@ import {
 	LEVELS, pbrainBin, fixturePath, engineOpponent, connectAi, connectAiAs, assertNoUidLeak,
 	Position, naiveCell, expectEngineMove, playerMove, playToTheEnd,
 } from './lib/ai.mjs';
-import { testTimeout } from './lib/time.mjs';
+import { testTimeout, scaled } from './lib/time.mjs';
 
 const T = testTimeout(30_000);
 const SIZE = 15;
 const AI_MS = 100; // --ai-ms of every server of this file
 // How long an engine move may take: --ai-ms and generous slack for a busy
-// machine. Not a benchmark: only an engine that ignores --ai-ms fails it.
-const BOUND_MS = AI_MS + 1900;
+// machine (scaled, like every deadline). Not a benchmark: only an engine
+// that ignores --ai-ms fails it.
+const BOUND_MS = AI_MS + scaled(1900);
 const GRACE = 2; // --reconnect-grace of the main server, seconds
 
 /** Checks a role against the engine at level: the fields, exactly. */
@@ -57,7 +58,7 @@ function waitForAiGames(server, value) {
 }
 
 /** Resolves once the server process has no child process left. */
-function waitForNoChildren(server, timeoutMs = 5000) {
+function waitForNoChildren(server, timeoutMs = scaled(5000)) {
 	let last;
 	return pollUntil(() => {
 		last = childPids(server.child.pid);
@@ -410,9 +411,9 @@ describe('--ai-fill-after', () => {
 		const player = await connectWaiting(server, { name: 'Solo' });
 		const waitedFrom = Date.now();
 		await player.expectNothing(600, 'during the first part of the second it waits');
-		const role = await player.next('role', 4000);
+		const role = await player.next('role', scaled(4000));
 		const waitedMs = Date.now() - waitedFrom;
-		assert.ok(waitedMs >= 800 && waitedMs <= 3500,
+		assert.ok(waitedMs >= 800 && waitedMs <= scaled(3500),
 			`expected the engine to take the seat about 1 s after the player started waiting, it took ${waitedMs} ms`);
 		player.roleMessage = role;
 		player.role = role.role;
@@ -536,7 +537,7 @@ describe('--ai-engine that fails', () => {
 	});
 
 	// A silent engine has --ai-ms and a margin of a second to answer.
-	const FORFEIT_BOUND_MS = AI_MS + 1000 + 3000;
+	const FORFEIT_BOUND_MS = AI_MS + 1000 + scaled(3000);
 
 	/** One game against the failing engine: it must lose by forfeit. */
 	async function expectEngineForfeit(server, label) {

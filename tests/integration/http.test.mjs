@@ -22,7 +22,7 @@ const SIZE = 15;
  * { status, text } once the server closes the connection or after a pause
  * once something came (keep-alive).
  */
-function rawRequest(port, raw, timeoutMs = 5000) {
+function rawRequest(port, raw, timeoutMs = scaled(5000)) {
 	return new Promise((resolve, reject) => {
 		const socket = net.connect(port, HOST);
 		let text = '';

@@ -451,7 +451,7 @@ describe('slow and silent clients', () => {
 		const stillHanging = hanging.filter((client) => !client.closedAt && !client.ended).length;
 		assert.ok(stillHanging >= 250,
 			`expected the player to connect and play while the slow clients hang, but only ${stillHanging} of 500 still hung`);
-		const marginMs = 3000;
+		const marginMs = scaled(3000);
 		await Promise.all(hanging.map((client) => client.waitFor(() => (client.closedAt || client.ended ? true : undefined),
 			`be dropped within ${timeoutS} s + ${marginMs} ms`, timeoutS * 1000 + marginMs + 2000)));
 		const waited = hanging.map((client) => (client.closedAt || client.ended.at) - client.sentAt);
@@ -512,10 +512,10 @@ describe('slow and silent clients', () => {
 		const silent = await rawWaiting(server, 'raw client that never answers pings', { autoPong: false });
 		const answering = await rawWaiting(server, 'raw client that answers pings');
 		const player = await connectWaiting(server, {}, { label: 'ws player' });
-		const closed = await silent.waitClosed(8000);
+		const closed = await silent.waitClosed(scaled(8000));
 		const pings = silent.frames.filter((frame) => frame.name === 'ping').length;
 		assert.ok(pings >= 1, `expected the silent client to be pinged before it was dropped; ${silent.summary()}`);
-		assert.ok(closed.elapsedMs >= 2000 && closed.elapsedMs <= 3000 + 2500,
+		assert.ok(closed.elapsedMs >= 2000 && closed.elapsedMs <= 3000 + scaled(2500),
 			`expected the silent client to be dropped about 3 s after it connected, it took ${closed.elapsedMs} ms`);
 		const dropped = await fetchMetric(server, 'gomoku_idle_drops_total');
 		assert.equal(dropped, 1, `expected /metrics to count exactly the one silent client as dropped, it says ${dropped}`);

@@ -221,7 +221,7 @@ describe('restart after SIGTERM', () => {
 			await restartable.stop();
 	});
 
-	it('keeps every unfinished game resumable (a graceful stop forfeits nothing), and finished ones queryable', { timeout: 60_000 }, async () => {
+	it('keeps every unfinished game resumable (a graceful stop forfeits nothing), and finished ones queryable', testTimeout(60_000), async () => {
 		restartable = new RestartableServer({ args: ['--reconnect-grace', String(GRACE)] });
 		let server = await restartable.start();
 
@@ -395,7 +395,7 @@ describe(`${CYCLES} crashes (SIGKILL) with moves in flight`, () => {
 			await restartable.stop();
 	});
 
-	it('restores every unfinished game with the exact board, loses no acknowledged move and duplicates no game', { timeout: 180_000 }, async (t) => {
+	it('restores every unfinished game with the exact board, loses no acknowledged move and duplicates no game', testTimeout(180_000), async (t) => {
 		const seed = Number(process.env.GOMOKU_TEST_SEED) || (Date.now() % 2147483647);
 		t.diagnostic(`seed ${seed} (set GOMOKU_TEST_SEED=${seed} to repeat the choices)`);
 		if (CYCLES !== 20)

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { startServer } from './lib/server.mjs';
 import { connectPlayer, connectPair, closeAllClients, uuid, UUID_PATTERN } from './lib/client.mjs';
 import { winningScript, playMoves, expectWinner, DIRECTIONS } from './lib/game.mjs';
+import { testTimeout, scaled } from './lib/time.mjs';
 
 const SIZE = 15;
 const ROOMS = 50;
@@ -34,7 +35,7 @@ describe('rooms', () => {
 	});
 	afterEach(async () => {
 		await closeAllClients();
-		await server.settle({ timeoutMs: 10_000 });
+		await server.settle({ timeoutMs: scaled(10_000) });
 	});
 	after(async () => {
 		await closeAllClients();
@@ -42,13 +43,13 @@ describe('rooms', () => {
 			await server.stop();
 	});
 
-	it(`plays ${ROOMS} games at once with no message crossing rooms`, { timeout: 120_000 }, async () => {
+	it(`plays ${ROOMS} games at once with no message crossing rooms`, testTimeout(120_000), async () => {
 		const players = await Promise.all(Array.from({ length: ROOMS * 2 }, async (_, i) => {
 			const uid = uuid();
 			const player = await connectPlayer(server, { uid, name: `p${i}` }, { label: `player p${i}` });
 			player.uid = uid;
 			player.name = `p${i}`;
-			player.welcome = await player.next('welcome', 10_000);
+			player.welcome = await player.next('welcome', scaled(10_000));
 			player.roleMessage = await player.next('role', 10_000, { skip: ['waiting'] });
 			return player;
 		}));
@@ -83,14 +84,14 @@ describe('rooms', () => {
 		// board must match the room's own position exactly.
 		await Promise.all(pairs.map(async (pair) => {
 			await playMoves(pair, pair.game.moves, {
-				size: SIZE, form: pair.game.form, lastEndsGame: true, timeoutMs: 20_000,
+				size: SIZE, form: pair.game.form, lastEndsGame: true, timeoutMs: scaled(20_000),
 			});
 			await expectWinner(pair, { winner: pair.game.winner, reason: 'five', line: pair.game.line });
 		}));
 		await Promise.all(players.map((player) => player.expectNothing(300, 'after its own game ended')));
 	});
 
-	it(`makes the player who connected first front in 35-65 % of ${PAIRS} matches`, { timeout: 120_000 }, async () => {
+	it(`makes the player who connected first front in 35-65 % of ${PAIRS} matches`, testTimeout(120_000), async () => {
 		let firstIsFront = 0;
 		const roomIds = new Set();
 		for (let i = 0; i < PAIRS; i++) {

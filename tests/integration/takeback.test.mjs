@@ -18,13 +18,13 @@ import { fetchMetric } from './lib/observe.mjs';
 import {
 	connectAi, connectAiAs, Position, naiveCell, expectEngineMove, playerMove, playToTheEnd,
 } from './lib/ai.mjs';
-import { testTimeout } from './lib/time.mjs';
+import { testTimeout, scaled } from './lib/time.mjs';
 
 const T = testTimeout(30_000);
 const SIZE = 15;
 const FAST_MS = 100; // --ai-ms of the server for most engine games
 const SLOW_MS = 1000; // --ai-ms of the server whose engine thinks long enough to interrupt
-const SLACK_MS = 1900; // on top of --ai-ms for an engine move; not a benchmark
+const SLACK_MS = scaled(1900); // on top of --ai-ms for an engine move; not a benchmark
 const TAKEBACK = { type: 'offer', what: 'takeback' };
 
 /** Sends an offer, an answer or a redo and expects error `code` back. */
