@@ -23,18 +23,18 @@ bool board_in_range(const struct board *board, int x, int y)
 
 enum role board_get(const struct board *board, int x, int y)
 {
-	return (enum role)board->cells[y * board->size + x];
+	return (enum role)board->cells[board_index(board->size, x, y)];
 }
 
 void board_set(struct board *board, int x, int y, enum role role)
 {
-	board->cells[y * board->size + x] = (uint8_t)role;
+	board->cells[board_index(board->size, x, y)] = (uint8_t)role;
 	board->stones++;
 }
 
 void board_clear(struct board *board, int x, int y)
 {
-	board->cells[y * board->size + x] = ROLE_NONE;
+	board->cells[board_index(board->size, x, y)] = ROLE_NONE;
 	board->stones--;
 }
 

@@ -3,7 +3,8 @@
  *
  * Pure game logic: no I/O, no allocation. A struct board is a plain value;
  * embed it and call board_init() before use. Cell (x, y) is column x, row y,
- * both 0-based from the top-left; its flat index is y * size + x.
+ * both 0-based from the top-left; its flat index is board_index(): y * size
+ * + x.
  */
 #ifndef GOMOKU_BOARD_H
 #define GOMOKU_BOARD_H
@@ -28,6 +29,7 @@ enum role {
 	ROLE_NONE = 0,	/* an empty cell; no side */
 	ROLE_FRONT = 1, /* moves first, black */
 	ROLE_BACK = 2,	/* moves second, white */
+	ROLE_COUNT	/* entries of a table indexed by enum role */
 };
 
 /* How a five is judged. */
@@ -47,6 +49,18 @@ struct cell {
 	int x; /* column, 0-based from the left */
 	int y; /* row, 0-based from the top */
 };
+
+/* The flat index of cell (x, y) on a board of size: y * size + x. */
+static inline int board_index(int size, int x, int y)
+{
+	return y * size + x;
+}
+
+/* The cell of a flat index on a board of size. */
+static inline struct cell board_cell(int size, int index)
+{
+	return (struct cell){ .x = index % size, .y = index / size };
+}
 
 /* The winning run of stones through the last move. */
 struct win_line {

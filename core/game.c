@@ -66,7 +66,7 @@ enum move_result game_play(struct game *game, enum role role, int x, int y)
 
 	board_set(&game->board, x, y, role);
 	game->history[game->moves_played] =
-		(uint16_t)(y * game->board.size + x);
+		(uint16_t)board_index(game->board.size, x, y);
 	game->moves_played++;
 	game->last_move.x = x;
 	game->last_move.y = y;
@@ -127,20 +127,17 @@ enum move_result game_find_board_move(const struct game *game, enum role role,
 
 bool game_undo(struct game *game, struct cell *cell, enum role *mover)
 {
-	int index, size = game->board.size;
+	int size = game->board.size;
 
 	if (game_is_over(game) || game->moves_played == 0)
 		return false;
-	index = game->history[--game->moves_played];
-	cell->x = index % size;
-	cell->y = index / size;
+	*cell = board_cell(size, game->history[--game->moves_played]);
 	*mover = game->moves_played % 2 ? ROLE_BACK : ROLE_FRONT;
 	board_clear(&game->board, cell->x, cell->y);
 	game->to_move = *mover;
 	if (game->moves_played) {
-		index = game->history[game->moves_played - 1];
-		game->last_move.x = index % size;
-		game->last_move.y = index / size;
+		game->last_move =
+			board_cell(size, game->history[game->moves_played - 1]);
 		game->last_mover = role_other(*mover);
 	} else {
 		game->last_move = (struct cell){ 0, 0 };

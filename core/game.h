@@ -25,6 +25,7 @@ enum game_reason {
 	REASON_FIVE,	 /* five in a row */
 	REASON_FULL,	 /* full board */
 	REASON_FORFEIT,	 /* a player left the live game */
+	REASON_COUNT	 /* entries of a table indexed by reason */
 };
 
 /* The winner of a finished game. */
@@ -42,7 +43,7 @@ struct game {
 	enum full_board full_board; /* what a full board means */
 	enum role to_move;	    /* side to move; ROLE_NONE once over */
 	int moves_played;	    /* accepted moves so far */
-	uint16_t history[BOARD_MAX_CELLS]; /* flat index (y * size + x) of
+	uint16_t history[BOARD_MAX_CELLS]; /* board_index() of
 					    * each move in order; front
 					    * played the even ones */
 	struct cell last_move;		   /* valid when moves_played > 0 */

@@ -547,9 +547,9 @@ static void lobby_take_back(struct lobby *lobby, struct lobby_room *room,
 			break;
 		taken++;
 		if (room->redo)
-			room->redo[room->redo_count++] =
-				(uint16_t)(ev.undo_cell.y * game->board.size +
-					   ev.undo_cell.x);
+			room->redo[room->redo_count++] = (uint16_t)board_index(
+				game->board.size, ev.undo_cell.x,
+				ev.undo_cell.y);
 		room->serial++;
 		lobby_record(lobby, RECORD_TAKEBACK, room);
 		lobby_broadcast(lobby, room, &ev);
@@ -650,10 +650,10 @@ static void lobby_redo(struct lobby *lobby, struct lobby_player *player)
 	}
 	while (room->redo_count && !game_is_over(game) &&
 	       (played == 0 || game->to_move != player->role)) {
-		int index = room->redo[--room->redo_count];
+		struct cell cell = board_cell(game->board.size,
+					      room->redo[--room->redo_count]);
 
-		if (game_play(game, game->to_move, index % game->board.size,
-			      index / game->board.size) != MOVE_OK) {
+		if (game_play(game, game->to_move, cell.x, cell.y) != MOVE_OK) {
 			room->redo_count = 0; /* cannot happen: kept moves */
 			break;
 		}

@@ -114,11 +114,11 @@ struct lobby_player {
 
 /* One of these per pair of matched players. */
 struct lobby_room {
-	char id[UID_LEN + 1];	       /* random UUID */
-	struct game game;	       /* the position */
-	struct lobby_player *seats[3]; /* indexed by enum role; NULL once
+	char id[UID_LEN + 1];			/* random UUID */
+	struct game game;			/* the position */
+	struct lobby_player *seats[ROLE_COUNT]; /* indexed by enum role; NULL once
 					 * that player left */
-	enum role ai_role;	       /* the engine's side; ROLE_NONE when
+	enum role ai_role;  /* the engine's side; ROLE_NONE when
 					* two people play */
 	uint32_t serial;    /* changes with every move and takeback */
 	enum role offer_by; /* whose takeback offer is pending */
@@ -152,7 +152,7 @@ struct lobby_stats {
 	unsigned long ai_matches; /* rooms against the engine ever made */
 	unsigned long takebacks;  /* takebacks carried out */
 	unsigned long moves;	  /* accepted moves */
-	unsigned long games_finished[REASON_FORFEIT + 1]; /* by reason */
+	unsigned long games_finished[REASON_COUNT]; /* by reason */
 };
 
 /* One of these per server. */
@@ -248,9 +248,9 @@ struct lobby_saved_game {
 	int board_size;
 	enum rule rule;
 	enum full_board full_board;
-	const char *uid[3];    /* by enum role: canonical uids */
-	const char *name[3];   /* by enum role: names, may be "" */
-	const uint16_t *moves; /* flat indices, in order */
+	const char *uid[ROLE_COUNT];  /* by enum role: canonical uids */
+	const char *name[ROLE_COUNT]; /* by enum role: names, may be "" */
+	const uint16_t *moves;	      /* flat indices, in order */
 	int moves_played;
 };
 

@@ -305,7 +305,8 @@ static void ai_answer(struct ai_external *ai, const char *line)
 		ai_fail(ai, -EPROTO, "engine played off the board");
 		return;
 	}
-	if (ai->answer_wanted && ai->cells[y * ai->size + x] != ROLE_NONE) {
+	if (ai->answer_wanted &&
+	    ai->cells[board_index(ai->size, x, y)] != ROLE_NONE) {
 		ai_fail(ai, -EPROTO, "engine played an occupied cell");
 		return;
 	}

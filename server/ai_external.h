@@ -75,7 +75,7 @@ struct ai_external *ai_external_start(uv_loop_t *loop, const char *path,
 
 /*
  * Asks for a move in the position moves[0..count): flat indices
- * (y * size + x) in the order played, front the even ones; me is the
+ * (board_index()) in the order played, front the even ones; me is the
  * engine's side and must be the side to move. At most one request at a
  * time. 0, and then done is called exactly once (never from inside this
  * call) unless the request is cancelled or the engine freed first;

@@ -683,8 +683,8 @@ int store_move(struct store *store, const struct lobby_room *room,
 	if (!op)
 		return -1;
 	op->move.seq = seq;
-	op->move.x = cell % game->board.size;
-	op->move.y = cell / game->board.size;
+	op->move.x = board_cell(game->board.size, cell).x;
+	op->move.y = board_cell(game->board.size, cell).y;
 	return 0;
 }
 
@@ -751,7 +751,7 @@ static int store_read_moves(struct store *store, const char *id, int size,
 			rc = SQLITE_CORRUPT;
 			break;
 		}
-		moves[(*count)++] = (uint16_t)(y * size + x);
+		moves[(*count)++] = (uint16_t)board_index(size, x, y);
 	}
 	sqlite3_reset(stmt);
 	sqlite3_clear_bindings(stmt);
@@ -767,7 +767,8 @@ static int store_restore_one(
 	sqlite3_stmt *stmt = store->stmt[STMT_SELECT_GAME];
 	uint16_t moves[BOARD_MAX_CELLS];
 	struct lobby_saved_game saved = { .room_id = id, .moves = moves };
-	char names[3][NAME_MAX_BYTES + 1], uids[3][UID_LEN + 1];
+	char names[ROLE_COUNT][NAME_MAX_BYTES + 1],
+		uids[ROLE_COUNT][UID_LEN + 1];
 	int ok = -1;
 
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
@@ -874,8 +875,10 @@ static bool store_json_moves(struct store *store, cJSON *root, const char *id,
 		cJSON *move = cJSON_CreateObject();
 
 		if (!move || !cJSON_AddItemToArray(array, move) ||
-		    !cJSON_AddNumberToObject(move, "x", moves[i] % size) ||
-		    !cJSON_AddNumberToObject(move, "y", moves[i] / size) ||
+		    !cJSON_AddNumberToObject(move, "x",
+					     board_cell(size, moves[i]).x) ||
+		    !cJSON_AddNumberToObject(move, "y",
+					     board_cell(size, moves[i]).y) ||
 		    !cJSON_AddStringToObject(move, "role",
 					     i % 2 ? "back" : "front"))
 			return false;

@@ -135,11 +135,11 @@ struct fuzz {
 					    * is binding, or FUZZ_NO_CONN */
 	struct fuzz_event events[FUZZ_EVENTS]; /* this operation's events */
 	size_t event_count;
-	struct fuzz_room rooms[FUZZ_ROOMS]; /* what the journal knows */
-	unsigned long opened;		    /* RECORD_ROOM_OPENED calls */
-	unsigned long moves;		    /* RECORD_MOVE calls */
-	unsigned long finished[REASON_FORFEIT + 1]; /* RECORD_GAME_OVER */
-	unsigned long restored;			    /* rooms restored */
+	struct fuzz_room rooms[FUZZ_ROOMS];   /* what the journal knows */
+	unsigned long opened;		      /* RECORD_ROOM_OPENED calls */
+	unsigned long moves;		      /* RECORD_MOVE calls */
+	unsigned long finished[REASON_COUNT]; /* RECORD_GAME_OVER */
+	unsigned long restored;		      /* rooms restored */
 };
 
 static struct fuzz fuzz;
@@ -1008,8 +1008,9 @@ static void fuzz_op_restore(void)
 			   (m & 0x0f) == 0 ?
 				       0xffff :
 				       (uint16_t)((m & 0x0f) * size * size / 8);
-		if (game_play(&replay, replay.to_move, moves[i] % size,
-			      moves[i] / size) != MOVE_OK)
+		if (game_play(&replay, replay.to_move,
+			      board_cell(size, moves[i]).x,
+			      board_cell(size, moves[i]).y) != MOVE_OK)
 			valid = false;
 	}
 	if (game_is_over(&replay))

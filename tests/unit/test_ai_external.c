@@ -222,8 +222,8 @@ struct position {
 static void flatten(const struct position *pos, int size, uint16_t *moves)
 {
 	for (int i = 0; i < pos->count; i++)
-		moves[i] =
-			(uint16_t)(pos->cells[i][1] * size + pos->cells[i][0]);
+		moves[i] = (uint16_t)board_index(size, pos->cells[i][0],
+						 pos->cells[i][1]);
 }
 
 static enum role side_to_move(int count)

@@ -58,7 +58,7 @@ struct fact {
 	char room_id[UID_LEN + 1];     /* read during the call */
 	int moves;		       /* moves played at the time */
 	enum game_reason reason;       /* the game's end at the time */
-	bool seated[3];		       /* by role: a player in the seat */
+	bool seated[ROLE_COUNT];       /* by role: a player in the seat */
 	size_t events_before;	       /* events sent before it */
 };
 
