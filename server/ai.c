@@ -274,8 +274,8 @@ static void ai_think_external(struct server *srv, struct lobby_room *room)
 		game->srv = srv;
 		game->engine = ai_external_start(
 			&srv->loop, srv->config.ai_engine, position->board.size,
-			position->rule, srv->config.ai_ms, ai_external_answer,
-			game);
+			position->rule, srv->config.ai_ms,
+			AI_EXTERNAL_MARGIN_MS, ai_external_answer, game);
 		if (!game->engine) {
 			free(game);
 			goto out_forfeit;

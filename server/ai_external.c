@@ -49,6 +49,7 @@ struct ai_external {
 	int size;		   /* board size */
 	enum rule rule;		   /* sent as INFO rule */
 	int turn_ms;		   /* sent as INFO timeout_turn */
+	int margin_ms;		   /* added to turn_ms for an answer */
 	ai_external_done_fn *done; /* reports requests */
 	void *ctx;		   /* passed to done */
 
@@ -235,7 +236,7 @@ static void ai_send_queued(struct ai_external *ai)
 	}
 	ai->state = AI_THINKING;
 	ai->answer_wanted = true;
-	ai_timer_start(ai, (uint64_t)ai->turn_ms + AI_EXTERNAL_MARGIN_MS);
+	ai_timer_start(ai, (uint64_t)ai->turn_ms + (uint64_t)ai->margin_ms);
 }
 
 /* OK to START: the settings, then the queued request if there is one. */
@@ -450,8 +451,8 @@ static void ai_on_timer(uv_timer_t *timer)
 
 struct ai_external *ai_external_start(uv_loop_t *loop, const char *path,
 				      int board_size, enum rule rule,
-				      int turn_ms, ai_external_done_fn *done,
-				      void *ctx)
+				      int turn_ms, int margin_ms,
+				      ai_external_done_fn *done, void *ctx)
 {
 	char *args[] = { (char *)path, NULL };
 	uv_stdio_container_t stdio[3];
@@ -461,7 +462,8 @@ struct ai_external *ai_external_start(uv_loop_t *loop, const char *path,
 
 	if (!loop || !path || !done || board_size < BOARD_MIN_SIZE ||
 	    board_size > BOARD_MAX_SIZE ||
-	    (rule != RULE_FREESTYLE && rule != RULE_STANDARD) || turn_ms < 0)
+	    (rule != RULE_FREESTYLE && rule != RULE_STANDARD) || turn_ms < 0 ||
+	    margin_ms < 0)
 		return NULL;
 	ai = calloc(1, sizeof(*ai));
 	if (!ai)
@@ -469,6 +471,7 @@ struct ai_external *ai_external_start(uv_loop_t *loop, const char *path,
 	ai->size = board_size;
 	ai->rule = rule;
 	ai->turn_ms = turn_ms;
+	ai->margin_ms = margin_ms;
 	ai->done = done;
 	ai->ctx = ctx;
 

@@ -20,7 +20,7 @@
  *             ERROR at any time; a line that is not "x,y"; a cell off the
  *             board or already occupied; a line over AI_EXTERNAL_LINE_MAX
  *   -ETIMEDOUT  no OK within AI_EXTERNAL_START_MS of the start, or no
- *             move within turn_ms + AI_EXTERNAL_MARGIN_MS
+ *             move within turn_ms + margin_ms
  *   -EPIPE    the engine exited, was killed by a signal, or closed its
  *             stdin or stdout
  *
@@ -44,7 +44,7 @@
 #include "board.h"
 
 #define AI_EXTERNAL_START_MS 5000    /* for OK to START, from the spawn */
-#define AI_EXTERNAL_MARGIN_MS 1000   /* added to turn_ms for each move */
+#define AI_EXTERNAL_MARGIN_MS 1000   /* the server's margin_ms */
 #define AI_EXTERNAL_END_GRACE_MS 200 /* after END, before SIGKILL */
 #define AI_EXTERNAL_LINE_MAX 4096    /* longest line read, newline included */
 
@@ -63,15 +63,16 @@ typedef void ai_external_done_fn(void *ctx, int err, int x, int y,
 /*
  * Spawns the program at path (searched in PATH when it has no slash, no
  * arguments) and sends START and the INFO lines; turn_ms is the engine's
- * time per move (0: "as fast as possible"). done(ctx, ...) reports every
- * request. NULL only for bad arguments (board size, rule, turn_ms < 0) or
- * out of memory: a program that cannot be started gives an object whose
- * first request fails.
+ * time per move (0: "as fast as possible"), margin_ms how much longer it
+ * may take before it counts as silent. done(ctx, ...) reports every
+ * request. NULL only for bad arguments (board size, rule, turn_ms or
+ * margin_ms < 0) or out of memory: a program that cannot be started gives
+ * an object whose first request fails.
  */
 struct ai_external *ai_external_start(uv_loop_t *loop, const char *path,
 				      int board_size, enum rule rule,
-				      int turn_ms, ai_external_done_fn *done,
-				      void *ctx);
+				      int turn_ms, int margin_ms,
+				      ai_external_done_fn *done, void *ctx);
 
 /*
  * Asks for a move in the position moves[0..count): flat indices

@@ -31,8 +31,31 @@
 #error "FAKE_ENGINES: the directory of the fake engines"
 #endif
 
-#define WAIT_LIMIT_MS 20000 /* no test waits longer for anything */
-#define FAST_TURN_MS 100    /* the turn time of most tests */
+/*
+ * Every wait and margin is written for an idle machine and multiplied by
+ * GOMOKU_TEST_TIME_SCALE (as in tests/integration/lib/time.mjs): on a
+ * busy machine, or under valgrind, a process waits longer for its turn.
+ */
+static int time_scale(void)
+{
+	const char *text = getenv("GOMOKU_TEST_TIME_SCALE");
+	int scale = text ? atoi(text) : 1;
+
+	return scale >= 1 ? scale : 1;
+}
+
+#define WAIT_LIMIT_MS (20000 * time_scale()) /* no wait is longer */
+#define FAST_TURN_MS 100		     /* the turn time of most tests */
+
+/* ai_external_start() with the server's margin, scaled. */
+static struct ai_external *engine_start(uv_loop_t *loop, const char *path,
+					int size, enum rule rule, int turn_ms,
+					ai_external_done_fn *done, void *ctx)
+{
+	return ai_external_start(loop, path, size, rule, turn_ms,
+				 AI_EXTERNAL_MARGIN_MS * time_scale(), done,
+				 ctx);
+}
 
 /* One of these per test: its loop and what it had before. */
 struct fixture {
@@ -327,7 +350,7 @@ static void pbrain_gomoku_answers_legal_moves(void **state)
 		for (size_t r = 0; r < sizeof(rules) / sizeof(*rules); r++) {
 			int size = sizes[s];
 			struct outcome out = { 0 };
-			struct ai_external *ai = ai_external_start(
+			struct ai_external *ai = engine_start(
 				&fx.loop, PBRAIN_GOMOKU, size, rules[r],
 				FAST_TURN_MS, on_done, &out);
 
@@ -374,8 +397,8 @@ static void expect_engine_fails(const char *path, int turn_ms,
 	struct ai_external *ai;
 
 	fixture_begin(&fx);
-	ai = ai_external_start(&fx.loop, path, 15, RULE_FREESTYLE, turn_ms,
-			       on_done, &out);
+	ai = engine_start(&fx.loop, path, 15, RULE_FREESTYLE, turn_ms, on_done,
+			  &out);
 	assert_non_null(ai);
 	ask(&fx, ai, 15, pos, &out);
 	expect_failure(&out, err, reason);
@@ -454,8 +477,8 @@ static void expect_timeout(const char *path, int turn_ms, uint64_t min_ms,
 
 	fixture_begin(&fx);
 	started = now_ms();
-	ai = ai_external_start(&fx.loop, path, 15, RULE_STANDARD, turn_ms,
-			       on_done, &out);
+	ai = engine_start(&fx.loop, path, 15, RULE_STANDARD, turn_ms, on_done,
+			  &out);
 	assert_non_null(ai);
 	ask(&fx, ai, 15, &quiet, &out);
 	took = now_ms() - started;
@@ -471,8 +494,10 @@ static void expect_timeout(const char *path, int turn_ms, uint64_t min_ms,
 static void a_silent_engine_fails_after_its_turn_and_the_margin(void **state)
 {
 	(void)state;
-	expect_timeout(fake("silent.sh"), 300, 300 + AI_EXTERNAL_MARGIN_MS,
-		       300 + AI_EXTERNAL_MARGIN_MS + 1000,
+	uint64_t margin = (uint64_t)AI_EXTERNAL_MARGIN_MS * time_scale();
+
+	expect_timeout(fake("silent.sh"), 300, 300 + margin,
+		       300 + margin + 1000 * (uint64_t)time_scale(),
 		       "engine did not answer in time");
 }
 
@@ -480,7 +505,8 @@ static void an_engine_silent_to_start_fails_after_the_start_time(void **state)
 {
 	(void)state;
 	expect_timeout(fake("silent-start.sh"), FAST_TURN_MS,
-		       AI_EXTERNAL_START_MS, AI_EXTERNAL_START_MS + 1000,
+		       AI_EXTERNAL_START_MS,
+		       AI_EXTERNAL_START_MS + 1000 * (uint64_t)time_scale(),
 		       "engine did not answer START in time");
 }
 
@@ -493,8 +519,8 @@ static void an_engine_that_crashes_mid_game_fails(void **state)
 
 	(void)state;
 	fixture_begin(&fx);
-	ai = ai_external_start(&fx.loop, fake("crash.sh"), 15, RULE_FREESTYLE,
-			       FAST_TURN_MS, on_done, &out);
+	ai = engine_start(&fx.loop, fake("crash.sh"), 15, RULE_FREESTYLE,
+			  FAST_TURN_MS, on_done, &out);
 	assert_non_null(ai);
 	ask(&fx, ai, 15, &first, &out);
 	expect_legal(&out, 15, &first);
@@ -513,8 +539,8 @@ static void a_chatty_engine_is_understood(void **state)
 
 	(void)state;
 	fixture_begin(&fx);
-	ai = ai_external_start(&fx.loop, fake("chatty.sh"), 15, RULE_STANDARD,
-			       FAST_TURN_MS, on_done, &out);
+	ai = engine_start(&fx.loop, fake("chatty.sh"), 15, RULE_STANDARD,
+			  FAST_TURN_MS, on_done, &out);
 	assert_non_null(ai);
 	ask(&fx, ai, 15, &quiet, &out);
 	expect_legal(&out, 15, &quiet);
@@ -541,14 +567,14 @@ static void bad_requests_are_refused_at_once(void **state)
 
 	(void)state;
 	fixture_begin(&fx);
-	assert_null(ai_external_start(&fx.loop, fake("chatty.sh"), 4,
-				      RULE_FREESTYLE, 100, on_done, &out));
-	assert_null(ai_external_start(&fx.loop, fake("chatty.sh"), 26,
-				      RULE_FREESTYLE, 100, on_done, &out));
-	assert_null(ai_external_start(&fx.loop, fake("chatty.sh"), 15,
-				      RULE_FREESTYLE, -1, on_done, &out));
-	ai = ai_external_start(&fx.loop, fake("chatty.sh"), 5, RULE_FREESTYLE,
-			       FAST_TURN_MS, on_done, &out);
+	assert_null(engine_start(&fx.loop, fake("chatty.sh"), 4, RULE_FREESTYLE,
+				 100, on_done, &out));
+	assert_null(engine_start(&fx.loop, fake("chatty.sh"), 26,
+				 RULE_FREESTYLE, 100, on_done, &out));
+	assert_null(engine_start(&fx.loop, fake("chatty.sh"), 15,
+				 RULE_FREESTYLE, -1, on_done, &out));
+	ai = engine_start(&fx.loop, fake("chatty.sh"), 5, RULE_FREESTYLE,
+			  FAST_TURN_MS, on_done, &out);
 	assert_non_null(ai);
 
 	flatten(&full_row, 5, moves);
@@ -583,8 +609,8 @@ static void a_cancelled_answer_is_dropped(void **state)
 
 	(void)state;
 	fixture_begin(&fx);
-	ai = ai_external_start(&fx.loop, PBRAIN_GOMOKU, 15, RULE_FREESTYLE, 300,
-			       on_done, &out);
+	ai = engine_start(&fx.loop, PBRAIN_GOMOKU, 15, RULE_FREESTYLE, 300,
+			  on_done, &out);
 	assert_non_null(ai);
 	flatten(&quiet, 15, moves);
 	expect_int(ai_external_request(ai, moves, quiet.count, ROLE_BACK), 0);
@@ -616,8 +642,8 @@ static void expect_free_while_thinking(const char *path, bool cancel_first)
 	uint64_t started;
 
 	fixture_begin(&fx);
-	ai = ai_external_start(&fx.loop, path, 15, RULE_FREESTYLE, 5000,
-			       on_done, &out);
+	ai = engine_start(&fx.loop, path, 15, RULE_FREESTYLE, 5000, on_done,
+			  &out);
 	assert_non_null(ai);
 	expect_int(count_children(&child), 1);
 	flatten(&quiet, 15, moves);
@@ -629,11 +655,16 @@ static void expect_free_while_thinking(const char *path, bool cancel_first)
 	ai_external_free(ai);
 	fixture_end(&fx);
 	expect_int(out.calls, 0);
-	/* its process group too: no helper survives */
+	/* its process group too: no helper survives (a killed process may
+	 * take a moment to be gone from /proc) */
+	while (count_processes(0, child, NULL) &&
+	       now_ms() - started < (uint64_t)WAIT_LIMIT_MS)
+		usleep(10000);
 	if (count_processes(0, child, NULL))
 		fail_msg("expected the engine's process group %d gone",
 			 (int)child);
-	if (now_ms() - started > AI_EXTERNAL_END_GRACE_MS + 1000)
+	if (now_ms() - started >
+	    AI_EXTERNAL_END_GRACE_MS + 1000 * (uint64_t)time_scale())
 		fail_msg("expected the engine killed after the grace, took "
 			 "%llu ms",
 			 (unsigned long long)(now_ms() - started));
@@ -664,8 +695,8 @@ static void free_right_after_start_leaves_nothing(void **state)
 
 	(void)state;
 	fixture_begin(&fx);
-	ai_external_free(ai_external_start(&fx.loop, PBRAIN_GOMOKU, 15,
-					   RULE_FREESTYLE, 100, on_done, &out));
+	ai_external_free(engine_start(&fx.loop, PBRAIN_GOMOKU, 15,
+				      RULE_FREESTYLE, 100, on_done, &out));
 	ai_external_free(NULL);
 	fixture_end(&fx);
 	expect_int(out.calls, 0);
@@ -679,15 +710,15 @@ static void free_from_inside_done_is_safe(void **state)
 
 	(void)state;
 	fixture_begin(&fx);
-	ai = ai_external_start(&fx.loop, fake("chatty.sh"), 15, RULE_FREESTYLE,
-			       FAST_TURN_MS, on_done, &good);
+	ai = engine_start(&fx.loop, fake("chatty.sh"), 15, RULE_FREESTYLE,
+			  FAST_TURN_MS, on_done, &good);
 	assert_non_null(ai);
 	good.free_in_done = ai;
 	ask(&fx, ai, 15, &quiet, &good);
 	expect_legal(&good, 15, &quiet);
 
-	ai = ai_external_start(&fx.loop, fake("garbage.sh"), 15, RULE_FREESTYLE,
-			       FAST_TURN_MS, on_done, &bad);
+	ai = engine_start(&fx.loop, fake("garbage.sh"), 15, RULE_FREESTYLE,
+			  FAST_TURN_MS, on_done, &bad);
 	assert_non_null(ai);
 	bad.free_in_done = ai;
 	ask(&fx, ai, 15, &quiet, &bad);
