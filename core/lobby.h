@@ -1,5 +1,6 @@
 /*
- * lobby.h - players, the waiting queue and the rooms.
+ * lobby.h - players, the waiting queue and the rooms (core/lobby.c keeps
+ * the seats, the queue and the away list; core/room.c the rooms).
  *
  * A player is a seat keyed by uid; the server binds a connection to it.
  * Waiting players are paired first come, first served into rooms; each room
@@ -28,6 +29,7 @@
 
 #include "engine.h"
 #include "game.h"
+#include "list.h"
 #include "protocol.h"
 
 /* Settings every room of this lobby is played with. */
@@ -98,18 +100,16 @@ struct lobby_player {
 					* away */
 	uint64_t away_until;	       /* away: when the seat is given up */
 	enum player_state state;
-	struct lobby_room *room;	 /* PLAYER_PLAYING: the room */
-	enum role role;			 /* PLAYER_PLAYING: the side */
-	struct lobby_player *queue_prev; /* PLAYER_WAITING: queue links */
-	struct lobby_player *queue_next;
+	struct lobby_room *room;	/* PLAYER_PLAYING: the room */
+	enum role role;			/* PLAYER_PLAYING: the side */
+	struct list_node queue_node;	/* PLAYER_WAITING: in the queue */
 	struct lobby_player *hash_next; /* seat table chain */
-	struct lobby_player *away_prev; /* away list links */
-	struct lobby_player *away_next;
-	uint64_t waiting_since;	 /* PLAYER_WAITING: queued at */
-	uint64_t offer_again_at; /* no takeback offer before then */
-	bool ai;		 /* the engine's seat: no uid, no
+	struct list_node away_node;	/* away: in the away list */
+	uint64_t waiting_since;		/* PLAYER_WAITING: queued at */
+	uint64_t offer_again_at;	/* no takeback offer before then */
+	bool ai;			/* the engine's seat: no uid, no
 					 * connection, not in the seat table */
-	enum engine_level level; /* ai: the engine's level */
+	enum engine_level level;	/* ai: the engine's level */
 };
 
 /* One of these per pair of matched players. */
@@ -142,9 +142,7 @@ struct lobby_ai_ticket {
 
 /* Counters for /metrics and /healthz. */
 struct lobby_stats {
-	unsigned long away;	  /* seats kept for a dropped player */
 	unsigned long players;	  /* seats */
-	unsigned long waiting;	  /* players in the queue */
 	unsigned long rooms;	  /* rooms with at least one player */
 	unsigned long rooms_live; /* rooms whose game is not over */
 	unsigned long matches;	  /* rooms ever made */
@@ -160,16 +158,12 @@ struct lobby {
 	struct lobby_config config;
 	struct lobby_random random;
 	struct lobby_sink sink;
-	struct lobby_player *queue_head; /* oldest waiting player */
-	struct lobby_player *queue_tail; /* newest waiting player */
-	struct lobby_player *away_head;	 /* away seats, earliest deadline
-					  * first */
-	struct lobby_player *away_tail;
+	struct list queue;	     /* waiting players, oldest first */
+	struct list away;	     /* away seats, earliest deadline first */
 	struct lobby_player **seats; /* uid hash table */
 	size_t seat_buckets;	     /* power of two */
 	struct lobby_stats stats;
-	uint64_t now_ms; /* the time of the request being handled */
-	bool paused;	 /* lobby_pause(): the journal cannot save */
+	bool paused; /* lobby_pause(): the journal cannot save */
 };
 
 /* 0, or -EINVAL for a bad config, -ENOMEM. */

@@ -50,8 +50,8 @@ static void ops_render_healthz(const struct server *srv, struct ops_doc *doc)
 					    "ok",
 		(unsigned long long)((server_now_ms() - srv->started_ms) /
 				     1000),
-		srv->metrics.connections, srv->lobby.stats.waiting,
-		srv->lobby.stats.away, srv->lobby.stats.rooms,
+		srv->metrics.connections, srv->lobby.queue.count,
+		srv->lobby.away.count, srv->lobby.stats.rooms,
 		srv->listen.bound, GOMOKU_VERSION);
 }
 
@@ -108,7 +108,7 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 	ops_metric(doc, "gomoku_connections", "gauge",
 		   "Open WebSocket connections.", srv->metrics.connections);
 	ops_metric(doc, "gomoku_players_waiting", "gauge",
-		   "Players waiting for an opponent.", stats->waiting);
+		   "Players waiting for an opponent.", srv->lobby.queue.count);
 	ops_metric(doc, "gomoku_tcp_connections", "gauge",
 		   "Open TCP connections (HTTP and WebSocket).",
 		   srv->metrics.tcp_connections);
@@ -122,7 +122,7 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 		srv->metrics.refused_max_per_ip);
 	ops_metric(doc, "gomoku_players_away", "gauge",
 		   "Seats kept for players whose connection dropped.",
-		   stats->away);
+		   srv->lobby.away.count);
 	ops_metric(doc, "gomoku_rooms_active", "gauge",
 		   "Rooms with a game in progress.", stats->rooms_live);
 	ops_metric(doc, "gomoku_matches_total", "counter",

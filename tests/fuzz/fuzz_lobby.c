@@ -478,21 +478,24 @@ static void fuzz_check_lobby(void)
 				   "a room the journal never heard of");
 		}
 	}
-	for (player = fuzz.lobby.queue_head; player;
-	     player = player->queue_next) {
+	for (struct list_node *node = fuzz.lobby.queue.head; node;
+	     node = node->next) {
+		player = list_entry(node, struct lobby_player, queue_node);
 		fuzz_check(player->state == PLAYER_WAITING && player->conn,
 			   "the queue holds a seated or away player");
+		fuzz_check(!node->next || node->next->prev == node,
+			   "the queue's links disagree");
 		fuzz_check(++queued <= FUZZ_UIDS, "the queue loops");
 	}
-	for (player = fuzz.lobby.away_head; player;
-	     player = player->away_next) {
+	for (struct list_node *node = fuzz.lobby.away.head; node;
+	     node = node->next) {
+		player = list_entry(node, struct lobby_player, away_node);
 		fuzz_check(!player->conn && player->away_until >= deadline,
 			   "the away list is out of order or holds a "
 			   "connected player");
-		fuzz_check(player->away_next || fuzz.lobby.away_tail == player,
+		fuzz_check(node->next || fuzz.lobby.away.tail == node,
 			   "the away list's tail is wrong");
-		fuzz_check(!player->away_next ||
-				   player->away_next->away_prev == player,
+		fuzz_check(!node->next || node->next->prev == node,
 			   "the away list's links disagree");
 		deadline = player->away_until;
 		fuzz_check(++listed <= FUZZ_UIDS, "the away list loops");
@@ -500,12 +503,12 @@ static void fuzz_check_lobby(void)
 
 	fuzz_check(stats->players == players, "players: expected %lu, got %lu",
 		   players, stats->players);
-	fuzz_check(stats->waiting == waiting && queued == waiting,
-		   "waiting: expected %lu, got %lu (queue %lu)", waiting,
-		   stats->waiting, queued);
-	fuzz_check(stats->away == away && listed == away,
-		   "away: expected %lu, got %lu (list %lu)", away, stats->away,
-		   listed);
+	fuzz_check(fuzz.lobby.queue.count == waiting && queued == waiting,
+		   "waiting: expected %lu, got %zu (queue %lu)", waiting,
+		   fuzz.lobby.queue.count, queued);
+	fuzz_check(fuzz.lobby.away.count == away && listed == away,
+		   "away: expected %lu, got %zu (list %lu)", away,
+		   fuzz.lobby.away.count, listed);
 	fuzz_check(stats->rooms == rooms, "rooms: expected %lu, got %lu", rooms,
 		   stats->rooms);
 	fuzz_check(stats->rooms_live == live,
@@ -929,9 +932,8 @@ static void fuzz_op_tick(void)
 			fuzz_check(player->away_until > fuzz.now,
 				   "an away seat outlived its deadline");
 	}
-	fuzz_check(fuzz.lobby.away_head ?
-			   next == fuzz.lobby.away_head->away_until :
-			   next == UINT64_MAX,
+	player = list_first(&fuzz.lobby.away, struct lobby_player, away_node);
+	fuzz_check(player ? next == player->away_until : next == UINT64_MAX,
 		   "tick returned %llu", (unsigned long long)next);
 	fuzz_check(fuzz_events_count(-1, EVENT_WINNER) +
 				   fuzz_events_count(-1, EVENT_DISCONNECT) ==

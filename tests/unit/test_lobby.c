@@ -385,12 +385,26 @@ static long conn_index(struct fixture *f, void *c)
 	do {                                                               \
 		const struct lobby_stats *s_ = &(f)->lobby.stats;          \
 		expect_int(s_->players, want_players);                     \
-		expect_int(s_->waiting, want_waiting);                     \
+		expect_int((f)->lobby.queue.count, want_waiting);          \
 		expect_int(s_->rooms, want_rooms);                         \
 		expect_int(s_->rooms_live, want_live);                     \
 		expect_int(s_->matches, want_matches);                     \
 		expect_int(s_->moves, want_moves);                         \
 	} while (0)
+
+/* The first and last players of the queue and of the away list. */
+#define queue_first(f) \
+	list_first(&(f)->lobby.queue, struct lobby_player, queue_node)
+#define queue_last(f)                                                          \
+	((f)->lobby.queue.tail ? list_entry((f)->lobby.queue.tail,             \
+					    struct lobby_player, queue_node) : \
+				 NULL)
+#define away_first(f) \
+	list_first(&(f)->lobby.away, struct lobby_player, away_node)
+#define away_last(f)                                                         \
+	((f)->lobby.away.tail ? list_entry((f)->lobby.away.tail,             \
+					   struct lobby_player, away_node) : \
+				NULL)
 
 static struct request move_request(int x, int y)
 {
@@ -490,8 +504,8 @@ static void the_first_two_players_are_paired_and_the_third_waits(void **state)
 	expect_int(p1->state, PLAYER_PLAYING);
 	expect_int(p2->state, PLAYER_WAITING);
 	assert_ptr_equal(p0->room, p1->room);
-	assert_ptr_equal(f->lobby.queue_head, p2);
-	assert_ptr_equal(f->lobby.queue_tail, p2);
+	assert_ptr_equal(queue_first(f), p2);
+	assert_ptr_equal(queue_last(f), p2);
 	expect_stats(f, 3, 1, 1, 1, 1, 0);
 }
 
@@ -943,8 +957,8 @@ static void a_waiting_player_who_leaves_is_never_matched(void **state)
 	lobby_disconnect(&f->lobby, p0, false, 0);
 	expect_events(f, 1);
 	expect_stats(f, 0, 0, 0, 0, 0, 0);
-	assert_null(f->lobby.queue_head);
-	assert_null(f->lobby.queue_tail);
+	assert_null(queue_first(f));
+	assert_null(queue_last(f));
 	assert_null(lobby_find(&f->lobby, f->uids[0]));
 
 	script_match(f, 0x11, 0);
@@ -1264,7 +1278,7 @@ static const char *fact_name(int type)
 					 "");                            \
 	} while (0)
 
-#define expect_away(f, want_away) expect_int((f)->lobby.stats.away, want_away)
+#define expect_away(f, want_away) expect_int((f)->lobby.away.count, want_away)
 
 /* Checks the finished games counters, by reason. */
 #define expect_finished(f, want_five, want_full, want_forfeit)                \
@@ -1340,8 +1354,8 @@ static void a_dropped_player_keeps_the_seat_for_the_grace(void **state)
 	expect_int(p0->state, PLAYER_PLAYING);
 	assert_ptr_equal(p0->room->seats[ROLE_FRONT], p0);
 	assert_false(game_is_over(&p0->room->game));
-	assert_ptr_equal(f->lobby.away_head, p0);
-	assert_ptr_equal(f->lobby.away_tail, p0);
+	assert_ptr_equal(away_first(f), p0);
+	assert_ptr_equal(away_last(f), p0);
 	expect_facts(f, 0);
 	expect_stats(f, 2, 0, 1, 1, 1, 1);
 	expect_away(f, 1);
@@ -1363,7 +1377,7 @@ static void leaving_on_purpose_forfeits_at_once_despite_the_grace(void **state)
 	expect_int(f->records[0].reason, REASON_FORFEIT);
 	expect_event(f, 1, 1, EVENT_DISCONNECT);
 	assert_null(lobby_find(&f->lobby, f->uids[0]));
-	assert_null(f->lobby.away_head);
+	assert_null(away_first(f));
 	expect_facts(f, 1);
 	expect_fact(f, 0, RECORD_GAME_OVER, 0);
 	expect_stats(f, 1, 0, 1, 0, 1, 1);
@@ -1387,7 +1401,7 @@ static void a_drop_without_grace_forfeits_at_once(void **state)
 	expect_int(f->records[0].reason, REASON_FORFEIT);
 	expect_event(f, 1, 0, EVENT_DISCONNECT);
 	assert_null(lobby_find(&f->lobby, f->uids[1]));
-	assert_null(f->lobby.away_head);
+	assert_null(away_first(f));
 	expect_facts(f, 1);
 	expect_fact(f, 0, RECORD_GAME_OVER, 0);
 	expect_stats(f, 1, 0, 1, 0, 1, 1);
@@ -1407,8 +1421,8 @@ static void a_waiting_player_who_drops_is_freed_at_once(void **state)
 	expect_events(f, 0);
 	expect_facts(f, 0);
 	assert_null(lobby_find(&f->lobby, f->uids[0]));
-	assert_null(f->lobby.queue_head);
-	assert_null(f->lobby.away_head);
+	assert_null(queue_first(f));
+	assert_null(away_first(f));
 	expect_stats(f, 0, 0, 0, 0, 0, 0);
 	expect_away(f, 0);
 	expect_int(lobby_tick(&f->lobby, T0 + GRACE_MS), UINT64_MAX);
@@ -1521,7 +1535,7 @@ static void a_player_back_within_the_grace_resumes_the_game(void **state)
 	assert_true(f->records[2].resume);
 	assert_ptr_equal(p0->conn, conn(f, 100));
 	expect_int(p0->away_until, 0);
-	assert_null(f->lobby.away_head);
+	assert_null(away_first(f));
 	expect_facts(f, 0);
 	expect_stats(f, 2, 0, 1, 1, 1, 2);
 	expect_away(f, 0);
@@ -1625,8 +1639,8 @@ both_away_the_first_deadline_forfeits_and_the_second_sees_it(void **state)
 	forget_records(f);
 	drop(f, p1, T0 + 5000);
 	expect_events(f, 0); /* player 0 is away: nobody to tell */
-	assert_ptr_equal(f->lobby.away_head, p0);
-	assert_ptr_equal(f->lobby.away_tail, p1);
+	assert_ptr_equal(away_first(f), p0);
+	assert_ptr_equal(away_last(f), p1);
 	expect_stats(f, 2, 0, 1, 1, 1, 1);
 	expect_away(f, 2);
 
@@ -1680,7 +1694,7 @@ static void a_returner_whose_opponent_is_away_too_is_told_so(void **state)
 	expect_int(f->records[1].seconds, 15);
 	expect_stats(f, 2, 0, 1, 1, 1, 0);
 	expect_away(f, 1);
-	assert_ptr_equal(f->lobby.away_head, p1);
+	assert_ptr_equal(away_first(f), p1);
 
 	forget_records(f);
 	rejoin(f, 1, "one", 101, T0 + 21000);
@@ -1689,7 +1703,7 @@ static void a_returner_whose_opponent_is_away_too_is_told_so(void **state)
 	expect_event(f, 1, 101, EVENT_ROLE);
 	expect_stats(f, 2, 0, 1, 1, 1, 0);
 	expect_away(f, 0);
-	assert_null(f->lobby.away_head);
+	assert_null(away_first(f));
 }
 
 static void tick_before_the_deadline_changes_nothing(void **state)
@@ -1728,7 +1742,7 @@ static void tick_at_the_deadline_forfeits_the_absent_player(void **state)
 	expect_facts(f, 1);
 	expect_fact(f, 0, RECORD_GAME_OVER, 0);
 	assert_null(lobby_find(&f->lobby, f->uids[0]));
-	assert_null(f->lobby.away_head);
+	assert_null(away_first(f));
 	expect_stats(f, 1, 0, 1, 0, 1, 0);
 	expect_away(f, 0);
 	expect_finished(f, 0, 0, 1);
@@ -1814,7 +1828,7 @@ static void a_takeover_of_a_connected_seat_still_sends_replaced(void **state)
 	expect_facts(f, 0);
 	expect_stats(f, 2, 0, 1, 1, 1, 0);
 	expect_away(f, 0);
-	assert_null(f->lobby.away_head);
+	assert_null(away_first(f));
 }
 
 static void the_journal_hears_room_opened_before_the_role_events(void **state)
@@ -2034,7 +2048,7 @@ static void expect_restore_refused(struct fixture *f,
 				   const char *why)
 {
 	struct lobby_stats stats = f->lobby.stats;
-	const struct lobby_player *away_head = f->lobby.away_head;
+	const struct lobby_player *away_head = away_first(f);
 	bool had[2];
 	int i;
 
@@ -2047,7 +2061,7 @@ static void expect_restore_refused(struct fixture *f,
 	expect_facts(f, 0);
 	if (memcmp(&stats, &f->lobby.stats, sizeof(stats)))
 		fail_msg("%s: the stats changed", why);
-	assert_ptr_equal(f->lobby.away_head, away_head);
+	assert_ptr_equal(away_first(f), away_head);
 	for (i = 0; i < 2; i++)
 		if (!had[i] &&
 		    lobby_find(&f->lobby, saved->uid[ROLE_FRONT + i]))
@@ -2337,11 +2351,11 @@ a_restored_game_without_grace_is_given_up_at_the_first_tick(void **state)
 	struct lobby_saved_game saved = saved_game(f, three_moves, 3);
 
 	assert_non_null(lobby_restore(&f->lobby, &saved, 0));
-	expect_int(f->lobby.away_head->away_until, 0);
+	expect_int(away_first(f)->away_until, 0);
 	expect_away(f, 2);
 	expect_int(lobby_tick(&f->lobby, 0), UINT64_MAX);
-	assert_null(f->lobby.away_head);
-	assert_null(f->lobby.away_tail);
+	assert_null(away_first(f));
+	assert_null(away_last(f));
 	assert_null(lobby_find(&f->lobby, f->uids[0]));
 	assert_null(lobby_find(&f->lobby, f->uids[1]));
 	expect_facts(f, 2);
@@ -2431,7 +2445,7 @@ static void the_engine_seats_a_player_at_once_and_thinks_as_front(void **state)
 	expect_int(f->thinks, 1);
 	expect_str(f->ticket.uid, f->uids[0]);
 	expect_int(f->lobby.stats.ai_rooms, 1);
-	expect_int(f->lobby.stats.waiting, 0);
+	expect_int(f->lobby.queue.count, 0);
 	expect_int(f->lobby.stats.players, 1);
 	forget_records(f);
 
@@ -2707,7 +2721,7 @@ static void a_player_who_waited_long_enough_plays_the_engine(void **state)
 	expect_event(f, 0, 0, EVENT_ROLE);
 	expect_str(f->records[0].ai_level, "easy");
 	expect_int(f->thinks, 1);
-	expect_int(f->lobby.stats.waiting, 0);
+	expect_int(f->lobby.queue.count, 0);
 	/* two who find each other first never see the engine */
 	script_match(f, 0x44, 0);
 	assert_non_null(lobby_connect(&f->lobby, f->uids[1], "", conn(f, 1),

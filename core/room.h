@@ -1,0 +1,107 @@
+/*
+ * room.h - the rooms of a lobby: two players (or a player and the engine)
+ * seated, their game played, takeback offers and redo, the end of a game,
+ * and who is told what.
+ *
+ * Internal to the lobby: core/lobby.c keeps the seats, the queue and the
+ * away list and calls these; the server uses lobby.h alone. Every
+ * function takes the lobby for its sink, statistics and random source,
+ * and the time of the request (now_ms) when it needs one.
+ */
+#ifndef GOMOKU_ROOM_H
+#define GOMOKU_ROOM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lobby.h"
+
+/* What the opponent of a player who left is told. */
+#define ROOM_OPPONENT_LEFT "opponent left"
+
+/* Hands ev to player's connection; an away player hears nothing. */
+void room_tell(struct lobby *lobby, const struct lobby_player *player,
+	       const struct event *ev);
+
+/* Tells player an event with no field but its type. */
+void room_tell_simple(struct lobby *lobby, const struct lobby_player *player,
+		      enum event_type type);
+
+/* Refuses a request of player: to it alone, with code and why. */
+void room_refuse(struct lobby *lobby, const struct lobby_player *player,
+		 enum error_code code, const char *text);
+
+/* Tells the journal a fact about room, when there is a journal. */
+void room_record(struct lobby *lobby, enum lobby_record type,
+		 const struct lobby_room *room);
+
+/*
+ * Pairs first (who queued first) and second, taken out of the queue by
+ * the caller, into room (allocated by the caller, so that this cannot
+ * fail halfway): a random id, random sides, a fresh game; both get role.
+ */
+void room_match(struct lobby *lobby, struct lobby_room *room,
+		struct lobby_player *first, struct lobby_player *second,
+		uint64_t now_ms);
+
+/*
+ * Seats player (not in the queue) against the engine at level, on a
+ * random side: role, and a think when the engine moves first. 0, or
+ * -ENOMEM with nothing changed.
+ */
+int room_open_ai(struct lobby *lobby, struct lobby_player *player,
+		 enum engine_level level, uint64_t now_ms);
+
+/*
+ * Tells a seated player who came back, or took over its seat, where
+ * things stand: role, the board (once a move was made), the result, and
+ * where the opponent is.
+ */
+void room_resume(struct lobby *lobby, struct lobby_player *player,
+		 uint64_t now_ms);
+
+/* Tells opponent that player dropped and how long its seat waits. */
+void room_tell_away(struct lobby *lobby, const struct lobby_player *opponent,
+		    const struct lobby_player *player, uint64_t now_ms);
+
+/*
+ * Player leaves its room for good (its seat is freed by the caller):
+ * leaving a live game forfeits it (the opponent gets winner), the
+ * opponent gets disconnect; the engine's seat goes with the last person,
+ * and the last one out frees the room.
+ */
+void room_leave(struct lobby *lobby, struct lobby_player *player,
+		uint64_t now_ms);
+
+/*
+ * A request of a seated player (a move, a seed-form board, an offer, an
+ * answer, a redo), the checks of lobby_request() passed.
+ */
+void room_request(struct lobby *lobby, struct lobby_player *player,
+		  const struct request *req, uint64_t now_ms);
+
+/* The engine room a ticket names, while its position is the same. */
+struct lobby_room *room_ai_find(struct lobby *lobby,
+				const struct lobby_ai_ticket *ticket);
+
+/* The engine's move in room; -EINVAL (nothing changed) when illegal. */
+int room_ai_move(struct lobby *lobby, struct lobby_room *room, int x, int y);
+
+/* The engine could not move: it loses room's game by forfeit. */
+void room_ai_forfeit(struct lobby *lobby, struct lobby_room *room);
+
+/*
+ * A room for a saved game (id: its canonical id) with the moves replayed
+ * through the rules, front and back seated: counted, told nothing, opened
+ * at now_ms. NULL (nothing changed) when a move is refused, the game is
+ * over, or out of memory.
+ */
+struct lobby_room *room_restore(struct lobby *lobby,
+				const struct lobby_saved_game *saved,
+				const char *id, struct lobby_player *front,
+				struct lobby_player *back, uint64_t now_ms);
+
+/* Frees a room whose seats are empty; sends nothing. */
+void room_free(struct lobby_room *room);
+
+#endif
