@@ -396,7 +396,7 @@ struct lobby_room *lobby_restore(struct lobby *lobby,
 	char id[UID_LEN + 1];
 
 	if (saved->board_size != lobby->config.board_size ||
-	    !protocol_check_uid(saved->room_id, id) ||
+	    !identity_check_uid(saved->room_id, id) ||
 	    !saved->uid[ROLE_FRONT] || !saved->uid[ROLE_BACK] ||
 	    !strcmp(saved->uid[ROLE_FRONT], saved->uid[ROLE_BACK]) ||
 	    lobby_find(lobby, saved->uid[ROLE_FRONT]) ||

@@ -3,8 +3,11 @@
  *
  * Parsing turns one client text message into a typed, fully validated
  * struct request; encoding turns a struct event into the JSON text of one
- * server message. Identity helpers validate the uid and name query values.
- * Built on cJSON; no I/O.
+ * server message. Every message type is described once, in the table of
+ * protocol.c (its word, its request and parser, its event and encoder);
+ * protocol_fast.c is the hot path by hand (a plain move read, a board
+ * written), json_check.c the strict check before cJSON. Built on cJSON;
+ * no I/O.
  */
 #ifndef GOMOKU_PROTOCOL_H
 #define GOMOKU_PROTOCOL_H
@@ -14,11 +17,9 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "identity.h"
 
 #define PROTOCOL_VERSION 1
-#define UID_LEN 36			    /* canonical 8-4-4-4-12 form */
-#define NAME_MAX_CHARS 20		    /* display name, in characters */
-#define NAME_MAX_BYTES (NAME_MAX_CHARS * 4) /* ... in UTF-8 bytes */
 
 /* The codes of an `error` message; every one but ERR_NONE is refusal. */
 enum error_code {
@@ -86,6 +87,21 @@ struct request {
 enum error_code protocol_parse(const char *text, size_t len, int board_size,
 			       struct request *req, const char **message);
 
+/*
+ * The hot path of protocol_parse(): a move in its plain form,
+ * {"type":"move","x":X,"y":Y} with the three keys in any order, white
+ * space anywhere, and X and Y integers of at most 9 digits, read without
+ * cJSON (no allocation) from text already found to be strict JSON.
+ * Anything else (another key, a repeated one, an escape, a fraction, an
+ * exponent) returns false and is left to cJSON, so both paths agree on
+ * every message.
+ */
+bool protocol_read_plain_move(const char *text, size_t len,
+			      struct request *req);
+
+/* The "type" word of a request type; NULL for none. */
+const char *protocol_request_name(enum request_type type);
+
 /* What the server tells a client. */
 enum event_type {
 	EVENT_WELCOME,	     /* first message on every connection */
@@ -143,6 +159,9 @@ struct event {
  */
 char *protocol_encode(const struct event *ev, size_t headroom, size_t *len);
 
+/* The "type" word of an event type; NULL for one never sent (REPLACED). */
+const char *protocol_event_name(enum event_type type);
+
 /* The longest board message text for a board of size, content and all. */
 #define PROTOCOL_BOARD_TEXT_MAX(size) ((size_t)(size) * (size_t)(size)*8 + 128)
 
@@ -162,21 +181,5 @@ size_t protocol_write_board(const struct game *game, bool content, char *buf,
  */
 size_t protocol_write_undo(const struct game *game, struct cell cell,
 			   enum role mover, char *buf, size_t size);
-
-/*
- * Checks a uid in canonical 8-4-4-4-12 hex form, any case, and writes its
- * lower-case form to out. False (out untouched) when malformed.
- */
-bool protocol_check_uid(const char *uid, char out[UID_LEN + 1]);
-
-/* Formats 16 random bytes as a version 4 UUID (lower case). */
-void protocol_format_uuid(const uint8_t bytes[16], char out[UID_LEN + 1]);
-
-/*
- * Checks a display name: leading and trailing spaces trimmed, then 1 to
- * NAME_MAX_CHARS characters of valid UTF-8 with no control characters
- * (C0, DEL, C1). Writes the trimmed name to out; false when refused.
- */
-bool protocol_check_name(const char *name, char out[NAME_MAX_BYTES + 1]);
 
 #endif

@@ -128,7 +128,7 @@ static uint8_t room_init(struct lobby *lobby, struct lobby_room *room)
 
 	lobby->random.fill(lobby->random.ctx, bytes, sizeof(bytes));
 	lobby->random.fill(lobby->random.ctx, &coin, sizeof(coin));
-	protocol_format_uuid(bytes, room->id);
+	identity_format_uuid(bytes, room->id);
 	/* The config was checked by lobby_init(): this cannot fail. */
 	game_init(&room->game, lobby->config.board_size, lobby->config.rule,
 		  lobby->config.full_board);

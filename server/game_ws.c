@@ -636,7 +636,7 @@ static int session_open(struct server *srv,
 
 		uuid_generate_random(bytes);
 		uuid_unparse_lower(bytes, pss->uid);
-	} else if (len < 0 || !protocol_check_uid(uid_arg, pss->uid)) {
+	} else if (len < 0 || !identity_check_uid(uid_arg, pss->uid)) {
 		log_info("refused peer=%s: malformed uid", pss->peer);
 		session_send_error(srv, pss, ERR_BAD_UID,
 				   "uid must be a UUID in 8-4-4-4-12 form");
@@ -651,7 +651,7 @@ static int session_open(struct server *srv,
 		pss->compact = true;
 
 	len = session_query_arg(wsi, "name", name_arg, sizeof(name_arg));
-	if (len == -2 || (len >= 0 && !protocol_check_name(name_arg, name))) {
+	if (len == -2 || (len >= 0 && !identity_check_name(name_arg, name))) {
 		log_info("refused uid=%.8s peer=%s: bad name", pss->uid,
 			 pss->peer);
 		session_send_error(srv, pss, ERR_BAD_NAME,

@@ -224,7 +224,7 @@ int ops_http_game(struct server *srv, const char *path,
 	const char *id = path + strlen("/api/games/");
 
 	answer->cache = "no-store";
-	if (!protocol_check_uid(id, canonical))
+	if (!identity_check_uid(id, canonical))
 		return http_answer_text(
 			answer, HTTP_STATUS_BAD_REQUEST, "application/json",
 			"{\"error\":\"a game id is a UUID\"}\n");

@@ -967,7 +967,7 @@ static void fuzz_op_restore(void)
 
 	if ((how & 7) < 4) {
 		fuzz_fill_random(NULL, bytes, sizeof(bytes));
-		protocol_format_uuid(bytes, id);
+		identity_format_uuid(bytes, id);
 		if (how & 8) /* upper case: valid, stored in lower case */
 			for (i = 0; id[i]; i++)
 				if (id[i] >= 'a' && id[i] <= 'f')
@@ -1027,7 +1027,7 @@ static void fuzz_op_restore(void)
 		return;
 	}
 	fuzz_check(room, "a valid saved game was refused");
-	fuzz_check(protocol_check_uid(saved.room_id, canonical) &&
+	fuzz_check(identity_check_uid(saved.room_id, canonical) &&
 			   !strcmp(room->id, canonical),
 		   "restored room id %s", room->id);
 	fuzz_check(fuzz_same_game(&room->game, &replay),

@@ -7,9 +7,9 @@
  *   1. protocol_parse() on the raw bytes, for several board sizes; an
  *      accepted request is checked against an independent cJSON reading of
  *      the same text, a refused one must carry an error code and a message;
- *   2. protocol_check_uid() on a NUL-terminated copy, against an independent
+ *   2. identity_check_uid() on a NUL-terminated copy, against an independent
  *      reading of the 8-4-4-4-12 form;
- *   3. protocol_check_name() on the same copy: what it accepts must be
+ *   3. identity_check_name() on the same copy: what it accepts must be
  *      trimmed, valid UTF-8 of 1..NAME_MAX_CHARS characters, a part of the
  *      input, and accepted again unchanged;
  *   4. one event of every kind built from the bytes, encoded with
@@ -213,7 +213,7 @@ static bool fuzz_is_hex(char c)
 	       (c >= 'A' && c <= 'F');
 }
 
-/* Checks protocol_check_uid() against a plain reading of the form. */
+/* Checks identity_check_uid() against a plain reading of the form. */
 static void fuzz_check_uid(const char *text)
 {
 	char out[UID_LEN + 1];
@@ -229,7 +229,7 @@ static void fuzz_check_uid(const char *text)
 			expected = fuzz_is_hex(text[i]);
 	}
 	memset(out, 'u', sizeof(out));
-	got = protocol_check_uid(text, out);
+	got = identity_check_uid(text, out);
 	fuzz_check(got == expected, "check_uid(\"%s\"): expected %d, got %d",
 		   text, expected, got);
 	if (!got) {
@@ -246,7 +246,7 @@ static void fuzz_check_uid(const char *text)
 			   text, out);
 	}
 	fuzz_check(out[UID_LEN] == '\0', "check_uid left out unterminated");
-	fuzz_check(protocol_check_uid(out, again) && !strcmp(out, again),
+	fuzz_check(identity_check_uid(out, again) && !strcmp(out, again),
 		   "the canonical uid \"%s\" is not its own canonical form",
 		   out);
 }
@@ -292,7 +292,7 @@ static int fuzz_utf8_chars(const unsigned char *s, bool *has_control)
 	return chars;
 }
 
-/* Checks what protocol_check_name() accepts, and that it accepts names. */
+/* Checks what identity_check_name() accepts, and that it accepts names. */
 static void fuzz_check_name(const char *text)
 {
 	char out[NAME_MAX_BYTES + 1];
@@ -321,7 +321,7 @@ static void fuzz_check_name(const char *text)
 	}
 	expected = len > 0 && chars > 0 && chars <= NAME_MAX_CHARS &&
 		   !has_control;
-	fuzz_check(protocol_check_name(text, out) == expected,
+	fuzz_check(identity_check_name(text, out) == expected,
 		   "check_name of %zu bytes: expected %d (chars %d, control "
 		   "%d)",
 		   strlen(text), expected, chars, has_control);
@@ -331,7 +331,7 @@ static void fuzz_check_name(const char *text)
 		   "check_name gave \"%s\", expected the trimmed input", out);
 	fuzz_check(strlen(out) <= NAME_MAX_BYTES, "name of %zu bytes",
 		   strlen(out));
-	fuzz_check(protocol_check_name(out, again) && !strcmp(out, again),
+	fuzz_check(identity_check_name(out, again) && !strcmp(out, again),
 		   "the checked name \"%s\" is refused or changed again", out);
 }
 

@@ -605,7 +605,7 @@ static void room_ids_are_uuids_from_the_random_bytes(void **state)
 	expect_event(f, 7, 3, EVENT_ROLE);
 	expect_str(f->records[6].room, "abababab-abab-4bab-abab-abababababab");
 	expect_str(f->records[7].room, f->records[6].room);
-	assert_true(protocol_check_uid(f->records[6].room, checked));
+	assert_true(identity_check_uid(f->records[6].room, checked));
 	expect_str(checked, f->records[6].room);
 }
 

@@ -1164,7 +1164,7 @@ static void check_uid_accepts_lower_case(void **state)
 	char out[UID_LEN + 1];
 
 	(void)state;
-	assert_true(protocol_check_uid(uid, out));
+	assert_true(identity_check_uid(uid, out));
 	expect_str(out, uid);
 }
 
@@ -1173,10 +1173,10 @@ static void check_uid_accepts_upper_and_mixed_case_and_lowers_it(void **state)
 	char out[UID_LEN + 1];
 
 	(void)state;
-	assert_true(protocol_check_uid("ABCDEF01-2345-6789-ABCD-EF0123456789",
+	assert_true(identity_check_uid("ABCDEF01-2345-6789-ABCD-EF0123456789",
 				       out));
 	expect_str(out, "abcdef01-2345-6789-abcd-ef0123456789");
-	assert_true(protocol_check_uid("aBcDeF01-2345-6789-AbCd-eF0123456789",
+	assert_true(identity_check_uid("aBcDeF01-2345-6789-AbCd-eF0123456789",
 				       out));
 	expect_str(out, "abcdef01-2345-6789-abcd-ef0123456789");
 }
@@ -1186,7 +1186,7 @@ static void check_uid_accepts_upper_and_mixed_case_and_lowers_it(void **state)
 	do {                                                               \
 		char out_[UID_LEN + 1];                                    \
 		memset(out_, 'X', sizeof(out_));                           \
-		if (protocol_check_uid(uid, out_))                         \
+		if (identity_check_uid(uid, out_))                         \
 			fail_msg("uid \"%s\" was accepted", (char *)uid);  \
 		for (size_t i_ = 0; i_ < sizeof(out_); i_++)               \
 			if (out_[i_] != 'X')                               \
@@ -1205,7 +1205,7 @@ static void check_uid_refuses_the_wrong_length(void **state)
 	expect_bad_uid(" 123e4567-e89b-12d3-a456-426614174000");
 	expect_bad_uid("123e4567e89b12d3a456426614174000");
 	expect_bad_uid("{123e4567-e89b-12d3-a456-426614174000}");
-	assert_false(protocol_check_uid(NULL, (char[UID_LEN + 1]){ 0 }));
+	assert_false(identity_check_uid(NULL, (char[UID_LEN + 1]){ 0 }));
 }
 
 static void check_uid_refuses_a_character_that_is_not_hex(void **state)
@@ -1253,13 +1253,13 @@ static void format_uuid_sets_the_version_and_variant_bits(void **state)
 
 	(void)state;
 	memset(ones, 0xff, sizeof(ones));
-	protocol_format_uuid(zeros, out);
+	identity_format_uuid(zeros, out);
 	expect_str(out, "00000000-0000-4000-8000-000000000000");
-	protocol_format_uuid(ones, out);
+	identity_format_uuid(ones, out);
 	expect_str(out, "ffffffff-ffff-4fff-bfff-ffffffffffff");
-	protocol_format_uuid(bytes, out);
+	identity_format_uuid(bytes, out);
 	expect_str(out, "123e4567-e89b-42d3-b456-426614174000");
-	assert_true(protocol_check_uid(out, checked));
+	assert_true(identity_check_uid(out, checked));
 	expect_str(checked, out);
 }
 
@@ -1267,7 +1267,7 @@ static void format_uuid_sets_the_version_and_variant_bits(void **state)
 #define expect_name(name, want)                                    \
 	do {                                                       \
 		char out_[NAME_MAX_BYTES + 1];                     \
-		if (!protocol_check_name(name, out_))              \
+		if (!identity_check_name(name, out_))              \
 			fail_msg("name \"%s\" was refused", name); \
 		expect_str(out_, want);                            \
 	} while (0)
@@ -1276,7 +1276,7 @@ static void format_uuid_sets_the_version_and_variant_bits(void **state)
 #define expect_bad_name(name)                                                \
 	do {                                                                 \
 		char out_[NAME_MAX_BYTES + 1];                               \
-		if (protocol_check_name(name, out_))                         \
+		if (identity_check_name(name, out_))                         \
 			fail_msg("name \"%s\" was accepted as \"%s\"", name, \
 				 out_);                                      \
 	} while (0)
@@ -1304,7 +1304,7 @@ static void check_name_refuses_an_empty_or_blank_name(void **state)
 	expect_bad_name(" ");
 	expect_bad_name("      ");
 	assert_false(
-		protocol_check_name(NULL, (char[NAME_MAX_BYTES + 1]){ 0 }));
+		identity_check_name(NULL, (char[NAME_MAX_BYTES + 1]){ 0 }));
 }
 
 static void check_name_accepts_20_characters_and_refuses_21(void **state)
