@@ -9,7 +9,7 @@ import {
 	initialState, reduce, canPlace, isLive, isMyTurn, turnOf, boardText, statusOf, noteOf, emptyCells,
 	canUndo, canRedo, canAnswer, toolsOf, moverRole,
 } from '../../web/js/game.js';
-import { RETRY_DELAYS_MS } from '../../web/js/net.js';
+import { RETRY_DELAYS_MS } from '../../web/js/protocol.js';
 
 const ROOM = '9c1d4a77-2b3e-4f10-8a6b-5d4e3c2b1a09';
 const UID = '3f2b8c1e-6a4d-4e2f-9b1a-0c5d7e8f9a0b';

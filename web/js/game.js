@@ -45,7 +45,7 @@
 //   {kind: 'toast', key, params}  a short message over the board (a text
 //   {kind: 'toast', code, message}  key, or a request the server refused)
 
-import { retryDelay } from './net.js';
+import { retryDelay } from './protocol.js';
 import { pointLabel } from './text.js';
 import {
 	newLocalGame, playLocal, undoLocal, redoLocal, canUndo as canUndoLocal, canRedo as canRedoLocal, lastLocalMove,

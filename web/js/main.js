@@ -1,7 +1,8 @@
 // The page: wires the DOM (buttons, pointer, keys, storage) to the game
-// state (game.js), the socket (net.js), the board drawing (render.js), the
-// sounds (sound.js) and the text (text.js). All decisions about the game
-// are made in game.js; this module carries them out and shows the result.
+// state (game.js), the socket (connection.js, protocol.js), the board
+// drawing (render.js), the sounds (sound.js) and the text (text.js). All
+// decisions about the game are made in game.js; this module carries them
+// out and shows the result.
 //
 // What the page exposes for tests, and for nothing else, is read-only:
 // data-* attributes on #app (state, role, turn, result, link, live, lang,
@@ -14,7 +15,8 @@ import {
 	initialState, reduce, canPlace, isLive, turnOf, boardText, statusOf, noteOf, otherRole, moverRole,
 	canUndo, canRedo, canAnswer, toolsOf,
 } from './game.js';
-import { Connection, UID_PATTERN, newUid, cleanName, socketUrl } from './net.js';
+import { Connection } from './connection.js';
+import { UID_PATTERN, newUid, cleanName, socketUrl } from './protocol.js';
 import { createBoardRenderer } from './render.js';
 import { createSound } from './sound.js';
 import { LANGUAGES, text, hasText, pickLanguage, otherLanguage } from './text.js';
