@@ -1,14 +1,16 @@
 // web/js/game.js: the reducer of server messages and page actions into the
 // page's state, and what the page should do (effects). Message by message,
-// as the server sends them (core/PROTOCOL.md).
+// as the server sends them (core/PROTOCOL.md), with what the state then
+// allows (state.js) and what the page shows of it (view.js).
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
+import { reduce } from '../../web/js/game.js';
 import {
-	initialState, reduce, canPlace, isLive, isMyTurn, turnOf, boardText, statusOf, noteOf, emptyCells,
-	canUndo, canRedo, canAnswer, toolsOf, moverRole,
-} from '../../web/js/game.js';
+	initialState, emptyCells, canPlace, isLive, isMyTurn, canUndo, canRedo, canAnswer,
+} from '../../web/js/state.js';
+import { turnOf, boardText, statusOf, noteOf, toolsOf, moverRole } from '../../web/js/view.js';
 import { RETRY_DELAYS_MS } from '../../web/js/protocol.js';
 
 const ROOM = '9c1d4a77-2b3e-4f10-8a6b-5d4e3c2b1a09';

@@ -1,8 +1,8 @@
 // The page: wires the DOM (buttons, pointer, keys, storage) to the game
-// state (game.js), the socket (connection.js, protocol.js), the board
-// drawing (render.js), the sounds (sound.js) and the text (text.js). All
-// decisions about the game are made in game.js; this module carries them
-// out and shows the result.
+// state (game.js, state.js, view.js), the socket (connection.js,
+// protocol.js), the board drawing (render.js), the sounds (sound.js) and
+// the text (text.js). All decisions about the game are made in game.js
+// and state.js; this module carries them out and shows the result.
 //
 // What the page exposes for tests, and for nothing else, is read-only:
 // data-* attributes on #app (state, role, turn, result, link, live, lang,
@@ -11,10 +11,9 @@
 // and the player cards.
 
 import { boardGeometry, pointToCell, fitBoardSide, isCursorKey, moveCursor } from './layout.js';
-import {
-	initialState, reduce, canPlace, isLive, turnOf, boardText, statusOf, noteOf, otherRole, moverRole,
-	canUndo, canRedo, canAnswer, toolsOf,
-} from './game.js';
+import { reduce } from './game.js';
+import { initialState, otherRole, canPlace, isLive, canUndo, canRedo, canAnswer } from './state.js';
+import { turnOf, moverRole, toolsOf, boardText, statusOf, noteOf } from './view.js';
 import { Connection } from './connection.js';
 import { UID_PATTERN, newUid, cleanName, socketUrl } from './protocol.js';
 import { createBoardRenderer } from './render.js';

@@ -1,0 +1,157 @@
+// The page's state: its fields (initialState) and the guards that say
+// what it allows now (a move, an undo, a redo, an answer). The reducer
+// (game.js) refuses the actions these guards refuse, and the view
+// (view.js) enables the buttons they allow: one rule for both. Pure: no
+// DOM, so node --test imports it.
+//
+// Modes (chosen on the start screen, state.mode) and the kind of the game
+// shown (state.kind, set when a game starts):
+//   online     matched with another player by the server; a takeback
+//              (undo) is an offer the opponent accepts or declines
+//   ai         the server's engine plays the other side (mode=ai, or a
+//              role whose opponent says ai: true); a takeback is accepted
+//              at once, and what was taken back can be redone
+//   local      two players on this screen, no server at all: local.js
+//              keeps the game and rules.js judges it; undo and redo any
+//              number of moves, also after the end
+//
+// Phases (data-state on the page):
+//   idle       nothing going on; "Find opponent" (or the mode's own start)
+//   searching  connected or connecting, waiting for a match; "Cancel"
+//   resuming   trying to get a game's seat back after a dropped socket or a
+//              reload; the board is not live
+//   playing    in a room; the board is live once synced
+//   over       the game ended (or was lost); "Play again"
+// A local game is never searching or resuming: it starts playing at once.
+
+import { canUndo as canUndoLocal, canRedo as canRedoLocal } from './local.js';
+
+export const ROLES = ['front', 'back'];
+export const MODES = ['online', 'ai', 'local'];
+export const LEVELS = ['easy', 'medium', 'hard'];
+
+/** The other side: front <-> back. */
+export function otherRole(role) {
+	return role === 'front' ? 'back' : 'front';
+}
+
+/** An empty board of size × size cells. */
+export function emptyCells(size) {
+	return new Array(size * size).fill('');
+}
+
+/** The state of a page that has just loaded. */
+export function initialState(size = 15) {
+	return {
+		phase: 'idle',
+		mode: 'online', // the mode the next game starts in (MODES)
+		level: 'medium', // the engine's level for mode ai (LEVELS)
+		kind: '', // the game shown: '' (none) | online | ai | local
+		size,
+		rule: 'freestyle',
+		version: '',
+		link: 'closed', // closed | connecting | open | retrying
+		retries: 0, // reconnect attempts since the last welcome
+		role: null, // 'front' | 'back' once matched
+		room: null,
+		opponent: '', // the opponent's name ('' when none given)
+		cells: emptyCells(size), // '' | 'front' | 'back', row-major
+		toMove: 'front',
+		moves: 0,
+		lastMove: null, // {x, y, role}
+		winner: null, // the server's {winner, reason, line}
+		outcome: null, // over: win | loss | draw | lost | replaced
+		notice: null, // idle: unreachable | refused
+		refusal: '', // the server's message when it refused the connection
+		opponentLeft: false,
+		awayUntil: null, // time (ms) the opponent's seat is held until
+		resume: null, // {room, role} of the seat being taken back
+		synced: true, // false from a resumed role until the pong after it
+		pending: false, // a move was sent and its answer has not come
+		opponentLevel: '', // ai: the engine's level, from role
+		history: [], // server games: the moves seen, [{x, y, role}]
+		takenBack: [], // ai: moves taken back since the last new move
+		offer: null, // online: a takeback offer pending, 'sent' | 'received'
+		answer: null, // online: the last answer, {accept, by: 'me' | 'opponent'}
+		asking: false, // a takeback, redo or answer was sent, not yet answered
+		local: null, // local: the game (local.js)
+	};
+}
+
+/**
+ * True while the board takes moves: in a game, synced, not ended (a local
+ * game has no socket to wait for).
+ */
+export function isLive(state) {
+	if (state.kind === 'local')
+		return state.phase === 'playing' && !state.winner;
+	return state.phase === 'playing' && state.synced && state.link === 'open' && !state.winner;
+}
+
+/**
+ * True when a click may place a stone: this player's move and no move on
+ * its way; in a local game, always while it goes on (both sides click).
+ */
+export function isMyTurn(state) {
+	if (state.kind === 'local')
+		return isLive(state);
+	return isLive(state) && state.toMove === state.role && !state.pending;
+}
+
+/** True when a click on (x, y) should play there: my turn, an empty point. */
+export function canPlace(state, x, y) {
+	if (!isMyTurn(state) || !Number.isInteger(x) || !Number.isInteger(y))
+		return false;
+	if (x < 0 || y < 0 || x >= state.size || y >= state.size)
+		return false;
+	return state.cells[y * state.size + x] === '';
+}
+
+/** True when the player has a stone on the board. */
+function hasOwnStone(state) {
+	return state.cells.includes(state.role);
+}
+
+/** True when a server request of this player's may go out now. */
+function canAsk(state) {
+	return isLive(state) && !state.pending && !state.asking;
+}
+
+/**
+ * True when Undo does something now. Local: a move was played (also after
+ * the end). Against the engine: the player has a stone on the board and
+ * the game goes on. Online: the same, and no offer is pending.
+ */
+export function canUndo(state) {
+	switch (state.kind) {
+	case 'local':
+		return ['playing', 'over'].includes(state.phase) && canUndoLocal(state.local);
+	case 'ai':
+		return canAsk(state) && hasOwnStone(state);
+	case 'online':
+		return canAsk(state) && hasOwnStone(state) && state.offer === null;
+	default:
+		return false;
+	}
+}
+
+/**
+ * True when Redo does something now. Local: a move was taken back and
+ * none played since. Against the engine: the same, as far as the page saw.
+ * Online: never.
+ */
+export function canRedo(state) {
+	switch (state.kind) {
+	case 'local':
+		return ['playing', 'over'].includes(state.phase) && canRedoLocal(state.local);
+	case 'ai':
+		return canAsk(state) && state.takenBack.length > 0;
+	default:
+		return false;
+	}
+}
+
+/** True when the opponent's takeback offer waits for this player's answer. */
+export function canAnswer(state) {
+	return state.kind === 'online' && state.offer === 'received' && isLive(state) && !state.asking;
+}
