@@ -1,9 +1,16 @@
 // What the page shows of the game state: whose turn it is, the status
-// line and the note under it, which of Undo and Redo are there, the board
-// as text. Pure functions of the state (no DOM), so node --test checks
-// them; main.js puts their answers on the page.
+// line and the note under it, the player cards, which buttons are there
+// and which of them work, what the board canvas draws, and the data-*
+// attributes the tests read. Pure functions of the state (no DOM), so
+// node --test checks them; main.js only puts their answers on the page.
+//
+// Most answers are text keys (see text.js), which main.js turns into the
+// page's language. The player cards and toasts, which hold names and the
+// server's words, and the rule's text take the language (lang) and give
+// the text itself.
 
-import { pointLabel } from './text.js';
+import { isLive, canPlace, canUndo, canRedo, canAnswer, otherRole } from './state.js';
+import { text, hasText, pointLabel } from './text.js';
 
 /** The colour a click places now: the side to move in a local game, else mine. */
 export function moverRole(state) {
@@ -132,4 +139,180 @@ export function noteOf(state, now) {
 		};
 	}
 	return null;
+}
+
+/** In a room: playing, or a game that ended (the cards keep the colours). */
+function inRoom(state) {
+	return Boolean(state.role) && ['playing', 'over'].includes(state.phase);
+}
+
+/** True before a game and after one: a game can be started, the mode chosen. */
+function choosing(state) {
+	return ['idle', 'over'].includes(state.phase);
+}
+
+/** The main button's text key: the mode's start, what goes on, or "Play again". */
+function mainButtonKey(state) {
+	switch (state.phase) {
+	case 'searching':
+		return state.mode === 'ai' ? 'button.starting' : 'button.searching';
+	case 'resuming':
+		return 'button.resuming';
+	case 'playing':
+		return state.synced ? 'button.playing' : 'button.resuming';
+	case 'over':
+		return 'button.again';
+	default:
+		return { online: 'button.find', ai: 'button.ai', local: 'button.local' }[state.mode];
+	}
+}
+
+/**
+ * The controls around the board, as text keys and flags: the main button
+ * (works only before and after a game), the Cancel button (a search) or
+ * Leave (a local game under way), the name field (locked during a game),
+ * the start screen's choice of mode and of the computer's level, Undo and
+ * Redo (see toolsOf; they work when the guards of state.js allow), the
+ * prompt that answers the opponent's takeback offer, and the veil over a
+ * board that waits for the server.
+ */
+export function controlsOf(state) {
+	const leavesLocal = state.kind === 'local' && state.phase === 'playing';
+	const tools = toolsOf(state);
+	return {
+		main: { key: mainButtonKey(state), disabled: !choosing(state) },
+		cancel: {
+			key: leavesLocal ? 'button.leave' : 'button.cancel',
+			hidden: state.phase !== 'searching' && !leavesLocal,
+		},
+		nameLocked: !choosing(state),
+		modes: { hidden: !choosing(state) },
+		levels: { hidden: state.mode !== 'ai' },
+		tools: { hidden: !tools.undo && !tools.redo },
+		undo: { hidden: !tools.undo, disabled: !canUndo(state) },
+		redo: { hidden: !tools.redo, disabled: !canRedo(state) },
+		prompt: { hidden: state.offer !== 'received' || !isLive(state), disabled: !canAnswer(state) },
+		veil: state.phase === 'resuming' || (state.phase === 'playing' && !state.synced),
+	};
+}
+
+/**
+ * One player card: the name, the stone's colour (role, '' when none), the
+ * colour's text with the engine's level after it, and the flags the page
+ * styles the card by.
+ */
+function playerCard(lang, { name, role = '', turn, searching = false, left = false, away = false, ai = false, level = '' }) {
+	let roleText = role ? text(lang, `role.${role}`) : '';
+	if (roleText && level)
+		roleText += ` · ${text(lang, `level.${level}`)}`;
+	return { name, role, roleText, turn, searching, left, away, ai };
+}
+
+/** The opponent's name: a placeholder outside a room, else the server's or a generic one. */
+function opponentName(state, lang) {
+	if (state.phase === 'searching' || state.phase === 'resuming')
+		return text(lang, 'player.waiting');
+	if (!inRoom(state))
+		return text(lang, 'player.opponent');
+	return state.opponent || text(lang, state.kind === 'ai' ? 'player.computer' : 'player.opponent');
+}
+
+/**
+ * The two player cards, in lang: {me, opponent}. This player's card shows
+ * myName (the name typed, '' for none); in a local game the first card
+ * is black's and the second white's. The colours show once in a room.
+ */
+export function playersOf(state, lang, myName) {
+	const turn = turnOf(state);
+	if (state.kind === 'local') {
+		return {
+			me: playerCard(lang, { name: text(lang, 'player.first'), role: 'front', turn: turn === 'me' }),
+			opponent: playerCard(lang, { name: text(lang, 'player.second'), role: 'back', turn: turn === 'opponent' }),
+		};
+	}
+	const seated = inRoom(state);
+	return {
+		me: playerCard(lang, {
+			name: myName || text(lang, 'player.you'),
+			role: seated ? state.role : '',
+			turn: turn === 'me',
+		}),
+		opponent: playerCard(lang, {
+			name: opponentName(state, lang),
+			role: seated ? otherRole(state.role) : '',
+			turn: turn === 'opponent',
+			searching: state.phase === 'searching',
+			left: seated && state.opponentLeft,
+			away: state.phase === 'playing' && state.awayUntil !== null,
+			ai: seated && state.kind === 'ai',
+			level: seated && state.kind === 'ai' ? state.opponentLevel : '',
+		}),
+	};
+}
+
+/** The rule's text in lang once the rule is known and a game is shown; '' else. */
+export function ruleTextOf(state, lang) {
+	const key = `rule.${state.rule}`;
+	return ['playing', 'over'].includes(state.phase) && hasText(lang, key) ? text(lang, key) : '';
+}
+
+/**
+ * The text of a toast effect (see game.js) in lang: its text key, or a
+ * request the server refused, told in the page's words when the page
+ * knows the code and in the server's otherwise.
+ */
+export function toastTextOf(effect, lang) {
+	if (effect.key)
+		return text(lang, effect.key, effect.params);
+	const key = `error.${effect.code}`;
+	return hasText(lang, key) ? text(lang, key) : text(lang, 'error.other', { message: effect.message });
+}
+
+/**
+ * What the board canvas draws (render.js): the position, the last move,
+ * the winning line, the stone a click would place at aim (the point under
+ * the mouse or the keyboard cursor, or null) and cursor (the keyboard
+ * cursor when the keyboard drives the aim, or null) while the board is
+ * live.
+ */
+export function boardPictureOf(state, { aim = null, cursor = null } = {}) {
+	return {
+		size: state.size,
+		cells: state.cells,
+		lastMove: state.lastMove,
+		line: state.winner ? state.winner.line : [],
+		preview: aim && canPlace(state, aim.x, aim.y) ? { x: aim.x, y: aim.y, role: moverRole(state) } : null,
+		cursor: cursor && isLive(state) ? cursor : null,
+	};
+}
+
+/**
+ * The game's data-* attributes on #app, for the tests (strings); main.js
+ * adds the page's own (lang, muted).
+ */
+export function pageDataOf(state) {
+	return {
+		state: state.phase,
+		role: inRoom(state) ? state.role : '',
+		turn: turnOf(state),
+		result: state.phase === 'over' ? state.outcome || '' : '',
+		link: state.link,
+		live: String(isLive(state)),
+		mode: state.mode,
+		level: state.level,
+		kind: state.kind,
+		offer: state.offer || '',
+	};
+}
+
+/** The data-* attributes of the board canvas, for the tests (strings). */
+export function boardDataOf(state) {
+	return {
+		size: String(state.size),
+		moves: String(state.moves),
+		stones: String(state.cells.filter((cell) => cell !== '').length),
+		board: boardText(state.cells),
+		last: state.lastMove ? `${state.lastMove.x},${state.lastMove.y}` : '',
+		line: state.winner ? state.winner.line.map(({ x, y }) => `${x},${y}`).join(' ') : '',
+	};
 }
