@@ -28,9 +28,8 @@
 //   {kind: 'toast', code, message}  key, or a request the server refused)
 
 import { retryDelay } from './protocol.js';
-import {
-	ROLES, MODES, LEVELS, emptyCells, canPlace, canUndo, canRedo, canAnswer,
-} from './state.js';
+import { ROLES, emptyCells, canPlace, canUndo, canRedo, canAnswer } from './state.js';
+import { MODES, LEVELS, gameMode, chosenMode } from './modes.js';
 import {
 	newLocalGame, playLocal, undoLocal, redoLocal, lastLocalMove,
 } from './local.js';
@@ -60,7 +59,7 @@ function newGame(state, { role, room, size, opponent, synced, ai, level }) {
 		...state,
 		...freshGameFields(),
 		phase: 'playing',
-		kind: ai ? 'ai' : 'online',
+		kind: ai ? 'ai' : 'online', // the server's games: its engine or another player
 		opponentLevel: ai ? level : '',
 		role,
 		room,
@@ -297,7 +296,7 @@ function continues(before, cells, move, size) {
 }
 
 function onBoard(state, message) {
-	if (state.kind === 'local' || state.phase !== 'playing' || state.winner)
+	if (!gameMode(state).server || state.phase !== 'playing' || state.winner)
 		return { state, effects: [] };
 	const cells = cellsOf(state, message);
 	if (!cells)
@@ -364,7 +363,7 @@ function onBoard(state, message) {
  * opponent ('received', who is then asked to accept or decline).
  */
 function onOffer(state, message) {
-	if (state.kind !== 'online' || state.phase !== 'playing' || state.winner ||
+	if (!gameMode(state).offers || state.phase !== 'playing' || state.winner ||
 	    message.what !== 'takeback' || !ROLES.includes(message.by))
 		return { state, effects: [] };
 	const mine = message.by === state.role;
@@ -379,7 +378,7 @@ function onOffer(state, message) {
  * asked. The takeback's boards follow an accepted one.
  */
 function onAnswer(state, message) {
-	if (state.kind !== 'online' || state.phase !== 'playing' ||
+	if (!gameMode(state).offers || state.phase !== 'playing' ||
 	    message.what !== 'takeback' || typeof message.accept !== 'boolean' || !ROLES.includes(message.by))
 		return { state, effects: [] };
 	const by = message.by === state.role ? 'me' : 'opponent';
@@ -420,13 +419,13 @@ function localSounds(local) {
 	return effects;
 }
 
-/** A new game of two players on this screen: no socket. */
+/** A new game that the page keeps (the mode chosen has no server): no socket. */
 function startLocal(state) {
 	const local = newLocalGame(LOCAL_SETTINGS);
 	return {
 		state: showLocal({
 			...cleared(state),
-			kind: 'local',
+			kind: state.mode,
 			size: local.size,
 			rule: local.rule,
 			link: 'closed',
@@ -438,7 +437,7 @@ function startLocal(state) {
 function onUndo(state) {
 	if (!canUndo(state))
 		return { state, effects: [] };
-	if (state.kind === 'local')
+	if (!gameMode(state).server)
 		return { state: showLocal(state, undoLocal(state.local)), effects: [{ kind: 'sound', name: 'undo' }] };
 	return {
 		state: { ...state, asking: true, answer: null },
@@ -449,7 +448,7 @@ function onUndo(state) {
 function onRedo(state) {
 	if (!canRedo(state))
 		return { state, effects: [] };
-	if (state.kind === 'local') {
+	if (!gameMode(state).server) {
 		const local = redoLocal(state.local);
 		return { state: showLocal(state, local), effects: localSounds(local) };
 	}
@@ -545,14 +544,14 @@ export function reduce(state, action, now = 0) {
 	case 'client/find':
 		if (state.phase !== 'idle' && state.phase !== 'over')
 			return { state, effects: [] };
-		if (state.mode === 'local')
+		if (!chosenMode(state).server)
 			return startLocal(state);
 		return {
 			state: { ...cleared(state), phase: 'searching', link: 'connecting' },
 			effects: [{ kind: 'forget-game' }, { kind: 'connect' }],
 		};
 	case 'client/cancel':
-		if (state.kind === 'local' && state.phase === 'playing')
+		if (gameMode(state).leave && state.phase === 'playing')
 			return { state: { ...cleared(state), phase: 'idle' }, effects: [] };
 		if (state.phase !== 'searching')
 			return { state, effects: [] };
@@ -576,7 +575,7 @@ export function reduce(state, action, now = 0) {
 	case 'client/move':
 		if (!canPlace(state, action.x, action.y))
 			return { state, effects: [] };
-		if (state.kind === 'local') {
+		if (!gameMode(state).server) {
 			const local = playLocal(state.local, action.x, action.y);
 			return { state: showLocal(state, local), effects: localSounds(local) };
 		}
@@ -604,7 +603,7 @@ export function reduce(state, action, now = 0) {
 			effects: [],
 		};
 	case 'client/closed':
-		if (state.kind === 'local')
+		if (!gameMode(state).server)
 			return { state, effects: [] }; // an old game's socket: nothing to do with this one
 		return onClosed(state, action);
 	case 'welcome':
@@ -616,7 +615,7 @@ export function reduce(state, action, now = 0) {
 	case 'board':
 		return onBoard(state, action);
 	case 'winner':
-		if (state.kind === 'local')
+		if (!gameMode(state).server)
 			return { state, effects: [] };
 		return onWinner(state, action);
 	case 'offer':
@@ -630,7 +629,7 @@ export function reduce(state, action, now = 0) {
 	case 'pong':
 		return onPong(state);
 	case 'opponent_away': {
-		if (state.phase !== 'playing' || state.kind === 'local')
+		if (state.phase !== 'playing' || !gameMode(state).server)
 			return { state, effects: [] };
 		const seconds = Number.isFinite(action.seconds) && action.seconds > 0 ? action.seconds : 0;
 		return { state: { ...state, awayUntil: now + seconds * 1000 }, effects: [] };

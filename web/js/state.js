@@ -4,16 +4,9 @@
 // (view.js) enables the buttons they allow: one rule for both. Pure: no
 // DOM, so node --test imports it.
 //
-// Modes (chosen on the start screen, state.mode) and the kind of the game
-// shown (state.kind, set when a game starts):
-//   online     matched with another player by the server; a takeback
-//              (undo) is an offer the opponent accepts or declines
-//   ai         the server's engine plays the other side (mode=ai, or a
-//              role whose opponent says ai: true); a takeback is accepted
-//              at once, and what was taken back can be redone
-//   local      two players on this screen, no server at all: local.js
-//              keeps the game and rules.js judges it; undo and redo any
-//              number of moves, also after the end
+// The mode chosen on the start screen (state.mode) and the mode of the
+// game shown (state.kind, set when a game starts) are keys of modes.js,
+// whose table says what each one allows.
 //
 // Phases (data-state on the page):
 //   idle       nothing going on; "Find opponent" (or the mode's own start)
@@ -22,13 +15,13 @@
 //              reload; the board is not live
 //   playing    in a room; the board is live once synced
 //   over       the game ended (or was lost); "Play again"
-// A local game is never searching or resuming: it starts playing at once.
+// A game the page keeps (no server) is never searching or resuming: it
+// starts playing at once.
 
+import { gameMode } from './modes.js';
 import { canUndo as canUndoLocal, canRedo as canRedoLocal } from './local.js';
 
 export const ROLES = ['front', 'back'];
-export const MODES = ['online', 'ai', 'local'];
-export const LEVELS = ['easy', 'medium', 'hard'];
 
 /** The other side: front <-> back. */
 export function otherRole(role) {
@@ -44,9 +37,9 @@ export function emptyCells(size) {
 export function initialState(size = 15) {
 	return {
 		phase: 'idle',
-		mode: 'online', // the mode the next game starts in (MODES)
-		level: 'medium', // the engine's level for mode ai (LEVELS)
-		kind: '', // the game shown: '' (none) | online | ai | local
+		mode: 'online', // the mode the next game starts in (MODES of modes.js)
+		level: 'medium', // the engine's level for a game against it (LEVELS)
+		kind: '', // the mode of the game shown, '' when none
 		size,
 		rule: 'freestyle',
 		version: '',
@@ -79,21 +72,21 @@ export function initialState(size = 15) {
 }
 
 /**
- * True while the board takes moves: in a game, synced, not ended (a local
- * game has no socket to wait for).
+ * True while the board takes moves: in a game, synced, not ended (a game
+ * the page keeps has no socket to wait for).
  */
 export function isLive(state) {
-	if (state.kind === 'local')
+	if (!gameMode(state).server)
 		return state.phase === 'playing' && !state.winner;
 	return state.phase === 'playing' && state.synced && state.link === 'open' && !state.winner;
 }
 
 /**
  * True when a click may place a stone: this player's move and no move on
- * its way; in a local game, always while it goes on (both sides click).
+ * its way; when both sides play on this page, always while it goes on.
  */
 export function isMyTurn(state) {
-	if (state.kind === 'local')
+	if (gameMode(state).hotSeat)
 		return isLive(state);
 	return isLive(state) && state.toMove === state.role && !state.pending;
 }
@@ -118,40 +111,35 @@ function canAsk(state) {
 }
 
 /**
- * True when Undo does something now. Local: a move was played (also after
- * the end). Against the engine: the player has a stone on the board and
- * the game goes on. Online: the same, and no offer is pending.
+ * True when Undo does something now, in a game that has it. A game the
+ * page keeps: a move was played (also after the end). A server game: the
+ * player has a stone on the board, the game goes on and no takeback offer
+ * is pending (only games with offers ever have one).
  */
 export function canUndo(state) {
-	switch (state.kind) {
-	case 'local':
-		return ['playing', 'over'].includes(state.phase) && canUndoLocal(state.local);
-	case 'ai':
-		return canAsk(state) && hasOwnStone(state);
-	case 'online':
-		return canAsk(state) && hasOwnStone(state) && state.offer === null;
-	default:
+	const mode = gameMode(state);
+	if (!mode.undo)
 		return false;
-	}
+	if (!mode.server)
+		return ['playing', 'over'].includes(state.phase) && canUndoLocal(state.local);
+	return canAsk(state) && hasOwnStone(state) && state.offer === null;
 }
 
 /**
- * True when Redo does something now. Local: a move was taken back and
- * none played since. Against the engine: the same, as far as the page saw.
- * Online: never.
+ * True when Redo does something now, in a game that has it: a move was
+ * taken back and none played since (in a server game, as far as the page
+ * saw; also after the end in a game the page keeps).
  */
 export function canRedo(state) {
-	switch (state.kind) {
-	case 'local':
-		return ['playing', 'over'].includes(state.phase) && canRedoLocal(state.local);
-	case 'ai':
-		return canAsk(state) && state.takenBack.length > 0;
-	default:
+	const mode = gameMode(state);
+	if (!mode.redo)
 		return false;
-	}
+	if (!mode.server)
+		return ['playing', 'over'].includes(state.phase) && canRedoLocal(state.local);
+	return canAsk(state) && state.takenBack.length > 0;
 }
 
 /** True when the opponent's takeback offer waits for this player's answer. */
 export function canAnswer(state) {
-	return state.kind === 'online' && state.offer === 'received' && isLive(state) && !state.asking;
+	return gameMode(state).offers && state.offer === 'received' && isLive(state) && !state.asking;
 }

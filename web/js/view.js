@@ -10,36 +10,37 @@
 // the text itself.
 
 import { isLive, canPlace, canUndo, canRedo, canAnswer, otherRole } from './state.js';
+import { gameMode, chosenMode } from './modes.js';
 import { text, hasText, pointLabel } from './text.js';
 
-/** The colour a click places now: the side to move in a local game, else mine. */
+/** The colour a click places now: the side to move when both sides play here, else mine. */
 export function moverRole(state) {
-	return state.kind === 'local' ? state.toMove : state.role;
+	return gameMode(state).hotSeat ? state.toMove : state.role;
 }
 
 /**
- * Whose turn the page shows: 'me', 'opponent' or '' (no live game). In a
- * local game the first card is black's and the second white's.
+ * Whose turn the page shows: 'me', 'opponent' or '' (no live game). When
+ * both sides play here, the first card is black's and the second white's.
  */
 export function turnOf(state) {
 	if (state.phase !== 'playing' || state.winner || !state.synced)
 		return '';
-	if (state.kind === 'local')
+	if (gameMode(state).hotSeat)
 		return state.toMove === 'front' ? 'me' : 'opponent';
 	return state.toMove === state.role ? 'me' : 'opponent';
 }
 
 /**
- * Which of Undo and Redo the page shows: both in local games (also after
- * the end) and in live games against the engine, Undo alone in live
- * online games; none before a game or after a server game ended.
+ * Which of Undo and Redo the page shows: those the game's mode has, while
+ * it goes on, and also after the end in a game the page keeps (which can
+ * take the last move back); none before a game.
  */
 export function toolsOf(state) {
-	const inGame = state.phase === 'playing' || (state.phase === 'over' && state.kind === 'local');
-	const kind = inGame ? state.kind : '';
+	const mode = gameMode(state);
+	const inGame = state.phase === 'playing' || (state.phase === 'over' && !mode.server);
 	return {
-		undo: ['local', 'ai', 'online'].includes(kind),
-		redo: ['local', 'ai'].includes(kind),
+		undo: inGame && mode.undo,
+		redo: inGame && mode.redo,
 	};
 }
 
@@ -56,23 +57,23 @@ export function statusOf(state) {
 			return { key: 'status.refused', params: { message: state.refusal || '' } };
 		if (state.notice === 'unreachable')
 			return { key: 'status.unreachable' };
-		return { key: state.mode === 'online' ? 'status.idle' : `status.idle.${state.mode}` };
+		return { key: chosenMode(state).idleStatus };
 	case 'searching':
 		if (state.link === 'retrying')
 			return { key: 'status.reconnecting' };
-		return { key: state.mode === 'ai' ? 'status.starting' : 'status.searching' };
+		return { key: chosenMode(state).searchingStatus };
 	case 'resuming':
 		return { key: state.link === 'retrying' ? 'status.reconnecting' : 'status.resuming' };
 	case 'playing':
-		if (state.kind === 'local')
+		if (gameMode(state).hotSeat)
 			return { key: `status.local.${state.toMove}` };
 		if (!state.synced)
 			return { key: 'status.resuming' };
 		if (state.toMove === state.role)
 			return { key: 'status.your_turn' };
-		return { key: state.kind === 'ai' ? 'status.ai_turn' : 'status.their_turn' };
+		return { key: gameMode(state).computer ? 'status.ai_turn' : 'status.their_turn' };
 	case 'over':
-		if (state.kind === 'local' && state.winner)
+		if (gameMode(state).hotSeat && state.winner)
 			return { key: localOutcomeKey(state.winner) };
 		return { key: outcomeKey(state) };
 	default:
@@ -80,7 +81,7 @@ export function statusOf(state) {
 	}
 }
 
-/** The result of a local game: black or white wins, by five or a full board; a draw. */
+/** The result when both sides play here: black or white wins, by five or a full board; a draw. */
 function localOutcomeKey(winner) {
 	if (winner.winner === 'draw')
 		return 'status.draw';
@@ -155,7 +156,7 @@ function choosing(state) {
 function mainButtonKey(state) {
 	switch (state.phase) {
 	case 'searching':
-		return state.mode === 'ai' ? 'button.starting' : 'button.searching';
+		return chosenMode(state).searchingButton;
 	case 'resuming':
 		return 'button.resuming';
 	case 'playing':
@@ -163,31 +164,31 @@ function mainButtonKey(state) {
 	case 'over':
 		return 'button.again';
 	default:
-		return { online: 'button.find', ai: 'button.ai', local: 'button.local' }[state.mode];
+		return chosenMode(state).startButton;
 	}
 }
 
 /**
  * The controls around the board, as text keys and flags: the main button
  * (works only before and after a game), the Cancel button (a search) or
- * Leave (a local game under way), the name field (locked during a game),
- * the start screen's choice of mode and of the computer's level, Undo and
- * Redo (see toolsOf; they work when the guards of state.js allow), the
- * prompt that answers the opponent's takeback offer, and the veil over a
- * board that waits for the server.
+ * Leave (a game under way whose mode lets it be left), the name field
+ * (locked during a game), the start screen's choice of mode and of the
+ * computer's level, Undo and Redo (see toolsOf; they work when the guards
+ * of state.js allow), the prompt that answers the opponent's takeback
+ * offer, and the veil over a board that waits for the server.
  */
 export function controlsOf(state) {
-	const leavesLocal = state.kind === 'local' && state.phase === 'playing';
+	const leaves = gameMode(state).leave && state.phase === 'playing';
 	const tools = toolsOf(state);
 	return {
 		main: { key: mainButtonKey(state), disabled: !choosing(state) },
 		cancel: {
-			key: leavesLocal ? 'button.leave' : 'button.cancel',
-			hidden: state.phase !== 'searching' && !leavesLocal,
+			key: leaves ? 'button.leave' : 'button.cancel',
+			hidden: state.phase !== 'searching' && !leaves,
 		},
 		nameLocked: !choosing(state),
 		modes: { hidden: !choosing(state) },
-		levels: { hidden: state.mode !== 'ai' },
+		levels: { hidden: !chosenMode(state).computer },
 		tools: { hidden: !tools.undo && !tools.redo },
 		undo: { hidden: !tools.undo, disabled: !canUndo(state) },
 		redo: { hidden: !tools.redo, disabled: !canRedo(state) },
@@ -214,17 +215,18 @@ function opponentName(state, lang) {
 		return text(lang, 'player.waiting');
 	if (!inRoom(state))
 		return text(lang, 'player.opponent');
-	return state.opponent || text(lang, state.kind === 'ai' ? 'player.computer' : 'player.opponent');
+	return state.opponent || text(lang, gameMode(state).computer ? 'player.computer' : 'player.opponent');
 }
 
 /**
  * The two player cards, in lang: {me, opponent}. This player's card shows
- * myName (the name typed, '' for none); in a local game the first card
- * is black's and the second white's. The colours show once in a room.
+ * myName (the name typed, '' for none); when both sides play here, the
+ * first card is black's and the second white's. The colours show once in
+ * a room.
  */
 export function playersOf(state, lang, myName) {
 	const turn = turnOf(state);
-	if (state.kind === 'local') {
+	if (gameMode(state).hotSeat) {
 		return {
 			me: playerCard(lang, { name: text(lang, 'player.first'), role: 'front', turn: turn === 'me' }),
 			opponent: playerCard(lang, { name: text(lang, 'player.second'), role: 'back', turn: turn === 'opponent' }),
@@ -244,8 +246,8 @@ export function playersOf(state, lang, myName) {
 			searching: state.phase === 'searching',
 			left: seated && state.opponentLeft,
 			away: state.phase === 'playing' && state.awayUntil !== null,
-			ai: seated && state.kind === 'ai',
-			level: seated && state.kind === 'ai' ? state.opponentLevel : '',
+			ai: seated && gameMode(state).computer,
+			level: seated && gameMode(state).computer ? state.opponentLevel : '',
 		}),
 	};
 }
