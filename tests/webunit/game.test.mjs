@@ -583,6 +583,15 @@ describe('against the computer', () => {
 		assert.equal(state.kind, 'ai');
 	});
 
+	it('takes the engine\'s role without a name (the form the server will send): a computer game at its level', () => {
+		const { state } = run(initialState(), { type: 'client/choose', mode: 'ai', level: 'hard' }, { type: 'client/find' }, WELCOME,
+			{ type: 'role', role: 'back', room: ROOM, size: 15, rule: 'freestyle', opponent: { ai: true, level: 'hard' } });
+		assert.equal(state.kind, 'ai');
+		assert.equal(state.opponent, '');
+		assert.equal(state.opponentLevel, 'hard');
+		assert.deepEqual(statusOf(state), { key: 'status.ai_turn' });
+	});
+
 	it('Undo sends a takeback offer; the takeback boards replace the position and enable Redo', () => {
 		let state = withMoves(playingComputer('front'), [me, reply]);
 		assert.equal(canUndo(state), true);

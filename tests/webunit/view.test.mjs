@@ -164,6 +164,41 @@ describe('the player cards', () => {
 		assert.equal(playersOf(computer('front', 'hard'), 'zh', '').opponent.roleText, '白棋 · 困难');
 	});
 
+	it('names the computer itself from its level, in the page\'s language, never by the server\'s English name', () => {
+		for (const opponent of [
+			{ name: 'Computer (hard)', ai: true, level: 'hard' }, // what the server sends now
+			{ ai: true, level: 'hard' }, // what it will send
+		]) {
+			const state = after({ type: 'client/choose', mode: 'ai', level: 'hard' }, { type: 'client/find' }, WELCOME,
+				role('front', opponent));
+			const form = JSON.stringify(opponent);
+			assert.equal(playersOf(state, 'en', '').opponent.name, 'Computer (hard)', form);
+			assert.equal(playersOf(state, 'zh', '').opponent.name, '电脑（困难）', form);
+			assert.equal(playersOf(state, 'zh', '').opponent.ai, true, form);
+			const over = reduce(state, { type: 'winner', winner: 'back', reason: 'five', line: [] }).state;
+			assert.equal(playersOf(over, 'zh', '').opponent.name, '电脑（困难）', `${form}, after the end`);
+		}
+	});
+
+	it('names the computer at each level, and plainly when the server gives no level it knows', () => {
+		for (const [level, en, zh] of [['easy', 'Computer (easy)', '电脑（简单）'], ['medium', 'Computer (medium)', '电脑（中等）']]) {
+			const state = after({ type: 'client/find' }, WELCOME, role('back', { ai: true, level }));
+			assert.deepEqual([playersOf(state, 'en', '').opponent.name, playersOf(state, 'zh', '').opponent.name], [en, zh]);
+		}
+		for (const opponent of [{ ai: true }, { ai: true, level: 'godlike', name: 'Computer (godlike)' }]) {
+			const state = after({ type: 'client/find' }, WELCOME, role('back', opponent));
+			assert.equal(playersOf(state, 'en', '').opponent.name, 'Computer', JSON.stringify(opponent));
+			assert.equal(playersOf(state, 'zh', '').opponent.name, '电脑', JSON.stringify(opponent));
+			assert.equal(playersOf(state, 'en', '').opponent.roleText, 'Black', 'expected no level after the colour');
+		}
+	});
+
+	it('keeps a player\'s own name, even one that reads like the computer\'s', () => {
+		const state = after({ type: 'client/find' }, WELCOME, role('back', { name: 'Computer (hard)' }));
+		assert.equal(playersOf(state, 'zh', '').opponent.name, 'Computer (hard)');
+		assert.equal(playersOf(state, 'zh', '').opponent.ai, false);
+	});
+
 	it('in a local game: Player 1 with black and Player 2 with white, the turn going from one to the other', () => {
 		let players = playersOf(local(), 'en', 'Ada');
 		assert.deepEqual([players.me.name, players.me.role, players.me.turn], ['Player 1', 'front', true]);

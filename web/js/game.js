@@ -112,6 +112,7 @@ function sizeOf(message, fallback) {
 	return Number.isInteger(size) && size >= 5 && size <= 25 ? size : fallback;
 }
 
+/** The name of role's opponent field, '' when it has none. */
 function nameOf(opponent) {
 	return opponent && typeof opponent.name === 'string' ? opponent.name : '';
 }
@@ -218,6 +219,9 @@ function onWaiting(state) {
 function onRole(state, message) {
 	if (!ROLES.includes(message.role) || typeof message.room !== 'string')
 		return { state, effects: [] };
+	// The opponent is a player ({name}, the name optional) or the
+	// server's engine ({ai: true, level}, with or without a name, which
+	// the page does not show: it names the engine from the level).
 	const game = {
 		role: message.role,
 		room: message.room,

@@ -47,7 +47,7 @@ export function initialState(size = 15) {
 		retries: 0, // reconnect attempts since the last welcome
 		role: null, // 'front' | 'back' once matched
 		room: null,
-		opponent: '', // the opponent's name ('' when none given)
+		opponent: '', // the opponent's name from the server ('' if none; a computer's is not shown)
 		cells: emptyCells(size), // '' | 'front' | 'back', row-major
 		toMove: 'front',
 		moves: 0,

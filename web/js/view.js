@@ -11,7 +11,7 @@
 
 import { isLive, canPlace, canUndo, canRedo, canAnswer, otherRole } from './state.js';
 import { gameMode, chosenMode } from './modes.js';
-import { text, hasText, pointLabel } from './text.js';
+import { text, hasText, pointLabel, computerName } from './text.js';
 
 /** The colour a click places now: the side to move when both sides play here, else mine. */
 export function moverRole(state) {
@@ -209,13 +209,19 @@ function playerCard(lang, { name, role = '', turn, searching = false, left = fal
 	return { name, role, roleText, turn, searching, left, away, ai };
 }
 
-/** The opponent's name: a placeholder outside a room, else the server's or a generic one. */
+/**
+ * The opponent's name in lang: a placeholder outside a room; the engine's
+ * name from its level (never the name the server sent for it, which may
+ * be missing and is English); else the player's name or "Opponent".
+ */
 function opponentName(state, lang) {
 	if (state.phase === 'searching' || state.phase === 'resuming')
 		return text(lang, 'player.waiting');
 	if (!inRoom(state))
 		return text(lang, 'player.opponent');
-	return state.opponent || text(lang, gameMode(state).computer ? 'player.computer' : 'player.opponent');
+	if (gameMode(state).computer)
+		return computerName(lang, state.opponentLevel);
+	return state.opponent || text(lang, 'player.opponent');
 }
 
 /**
