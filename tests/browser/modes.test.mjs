@@ -1,9 +1,9 @@
 // The start screen's three modes in real browsers: two players on one
 // screen (the page judges the game and opens no socket), a game against
 // the server's engine, and a takeback offer between two players online;
-// Undo and Redo in each mode that has them. Screenshots of the start
-// screen with its choices and of a game against the computer, on both
-// sizes, go to tests/artifacts/.
+// Undo and Redo in each mode that has them; the computer named in the
+// page's language. Screenshots of the start screen with its choices and
+// of a game against the computer, on both sizes, go to tests/artifacts/.
 
 import { describe, it, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
@@ -324,6 +324,49 @@ describe('game modes', () => {
 				'expected exactly one takeback offer and one redo besides the moves');
 		});
 	}
+
+	it('names the computer in the page\'s language from its level, with or without the name the server gives it', T, async () => {
+		for (const dropName of [false, true]) {
+			// The page's socket goes through a route that passes every
+			// message on and notes the engine's role; with dropName, the
+			// role goes on without the engine's name (the form a later
+			// server sends: {ai: true, level}).
+			const opponents = [];
+			const player = await openPlayer(browser, server, {
+				locale: 'zh-CN',
+				label: `Chinese player against the computer, ${dropName ? 'no name in the role' : 'the server\'s role'}`,
+				routeSockets: (ws) => {
+					const serverSide = ws.connectToServer();
+					serverSide.onMessage((message) => {
+						const role = typeof message === 'string' && message.includes('"role"') ? JSON.parse(message) : null;
+						if (role?.type === 'role' && role.opponent) {
+							opponents.push({ ...role.opponent });
+							if (dropName) {
+								delete role.opponent.name;
+								message = JSON.stringify(role);
+							}
+						}
+						ws.send(message);
+					});
+				},
+			});
+			players.push(player);
+			await player.pressButton('#mode [data-mode="ai"]');
+			await player.pressButton('#level [data-level="easy"]');
+			await player.pressButton('#main');
+			await player.waitFor({ state: 'playing', kind: 'ai', live: 'true' });
+			assert.equal(opponents.length, 1, 'expected one role');
+			assert.deepEqual([opponents[0].ai, opponents[0].level], [true, 'easy']);
+			assert.equal(await player.text('#opponent .name'), '电脑（简单）',
+				`expected the computer named in Chinese, the server sent ${JSON.stringify(opponents[0])}`);
+			assert.match(await player.text('#opponent .role'), / · 简单$/);
+			await player.pressButton('#lang');
+			await player.waitFor({ lang: 'en' });
+			assert.equal(await player.text('#opponent .name'), 'Computer (easy)');
+			await closePlayers(players);
+			await server.settle();
+		}
+	});
 
 	it('asks the opponent for a takeback online: declined once, then the other player\'s accepted', T, async () => {
 		const one = await openPlayer(browser, server, { label: 'player one' });

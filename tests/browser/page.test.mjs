@@ -46,8 +46,9 @@ describe('the page', () => {
 		assert.match(page.headers()['content-security-policy'] || '', /script-src 'self'/,
 			'expected the page to be served with a Content-Security-Policy');
 		const paths = responses.map((response) => new URL(response.url()).pathname).sort();
-		for (const path of ['/', '/style.css', '/js/main.js', '/js/game.js', '/js/layout.js', '/js/net.js',
-			'/js/render.js', '/js/sound.js', '/js/text.js'])
+		for (const path of ['/', '/style.css', '/js/main.js', '/js/game.js', '/js/state.js', '/js/view.js',
+			'/js/modes.js', '/js/layout.js', '/js/protocol.js', '/js/connection.js', '/js/render.js',
+			'/js/sound.js', '/js/text.js'])
 			assert.ok(paths.includes(path), `expected the page to load ${path}, it loaded ${paths.join(', ')}`);
 		assert.equal((await server.get('/favicon.svg')).status, 200);
 		// The policy allows no inline script or style: the markup has none.

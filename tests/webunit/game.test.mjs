@@ -1,15 +1,17 @@
 // web/js/game.js: the reducer of server messages and page actions into the
 // page's state, and what the page should do (effects). Message by message,
-// as the server sends them (core/PROTOCOL.md).
+// as the server sends them (core/PROTOCOL.md), with what the state then
+// allows (state.js) and what the page shows of it (view.js).
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
+import { reduce } from '../../web/js/game.js';
 import {
-	initialState, reduce, canPlace, isLive, isMyTurn, turnOf, boardText, statusOf, noteOf, emptyCells,
-	canUndo, canRedo, canAnswer, toolsOf, moverRole,
-} from '../../web/js/game.js';
-import { RETRY_DELAYS_MS } from '../../web/js/net.js';
+	initialState, emptyCells, canPlace, isLive, isMyTurn, canUndo, canRedo, canAnswer,
+} from '../../web/js/state.js';
+import { turnOf, boardText, statusOf, noteOf, toolsOf, moverRole } from '../../web/js/view.js';
+import { RETRY_DELAYS_MS } from '../../web/js/protocol.js';
 
 const ROOM = '9c1d4a77-2b3e-4f10-8a6b-5d4e3c2b1a09';
 const UID = '3f2b8c1e-6a4d-4e2f-9b1a-0c5d7e8f9a0b';
@@ -579,6 +581,15 @@ describe('against the computer', () => {
 		const { state } = run(initialState(), { type: 'client/find' }, WELCOME,
 			{ type: 'role', role: 'front', room: ROOM, size: 15, rule: 'freestyle', opponent: { name: 'Computer (medium)', ai: true, level: 'medium' } });
 		assert.equal(state.kind, 'ai');
+	});
+
+	it('takes the engine\'s role without a name (the form the server will send): a computer game at its level', () => {
+		const { state } = run(initialState(), { type: 'client/choose', mode: 'ai', level: 'hard' }, { type: 'client/find' }, WELCOME,
+			{ type: 'role', role: 'back', room: ROOM, size: 15, rule: 'freestyle', opponent: { ai: true, level: 'hard' } });
+		assert.equal(state.kind, 'ai');
+		assert.equal(state.opponent, '');
+		assert.equal(state.opponentLevel, 'hard');
+		assert.deepEqual(statusOf(state), { key: 'status.ai_turn' });
 	});
 
 	it('Undo sends a takeback offer; the takeback boards replace the position and enable Redo', () => {

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-	LANGUAGES, textKeys, hasText, text, pickLanguage, otherLanguage, columnLabel, rowLabel, pointLabel,
+	LANGUAGES, textKeys, hasText, text, pickLanguage, otherLanguage, columnLabel, rowLabel, pointLabel, computerName,
 } from '../../web/js/text.js';
 
 describe('text', () => {
@@ -34,6 +34,22 @@ describe('text', () => {
 		assert.deepEqual(['level.easy', 'level.medium', 'level.hard'].map((key) => text('zh', key)), ['简单', '中等', '困难']);
 		assert.deepEqual(['mode.online', 'mode.ai', 'mode.local'].map((key) => text('en', key)),
 			['Online', 'vs Computer', 'Local two players']);
+	});
+
+	it('names the computer with its level in both languages, with the level words of the start screen', () => {
+		assert.equal(computerName('en', 'hard'), 'Computer (hard)');
+		assert.equal(computerName('zh', 'hard'), '电脑（困难）');
+		for (const level of ['easy', 'medium', 'hard']) {
+			assert.equal(computerName('en', level), `Computer (${text('en', `level.${level}`).toLowerCase()})`);
+			assert.equal(computerName('zh', level), `${text('zh', 'player.computer')}（${text('zh', `level.${level}`)}）`);
+		}
+	});
+
+	it('names the computer without a level when it has none the page knows', () => {
+		for (const level of ['', undefined, 'godlike', 'toString']) {
+			assert.equal(computerName('en', level), 'Computer', String(level));
+			assert.equal(computerName('zh', level), '电脑', String(level));
+		}
 	});
 
 	it('fills parameters and leaves unknown ones as they are', () => {

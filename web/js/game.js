@@ -1,34 +1,16 @@
 // The game as the page sees it: a reducer of server messages and of the
-// page's own actions into one state object, plus what the page should do
-// next (effects). Pure: no DOM, no socket, no clock of its own (the time
-// comes in as an argument), so node --test drives it message by message.
+// page's own actions into the page's state (state.js), plus what the page
+// should do next (effects). Pure: no DOM, no socket, no clock of its own
+// (the time comes in as an argument), so node --test drives it message by
+// message. What the page shows of the state is view.js.
 //
 // The server is the referee: a stone appears only when the server's
 // `board` says so, never when the player clicks. The page asks for compact
 // boards (updates=move: the move and the side to move, without the whole
 // position) and adds each move to the board itself; a board with content
 // (the one after a resumed seat's role, and every takeback's) replaces the
-// whole position.
-//
-// Modes (chosen on the start screen, state.mode) and the kind of the game
-// shown (state.kind, set when a game starts):
-//   online     matched with another player by the server; a takeback
-//              (undo) is an offer the opponent accepts or declines
-//   ai         the server's engine plays the other side (mode=ai, or a
-//              role whose opponent says ai: true); a takeback is accepted
-//              at once, and what was taken back can be redone
-//   local      two players on this screen, no server at all: local.js
-//              keeps the game and rules.js judges it; undo and redo any
-//              number of moves, also after the end
-//
-// Phases (data-state on the page):
-//   idle       nothing going on; "Find opponent" (or the mode's own start)
-//   searching  connected or connecting, waiting for a match; "Cancel"
-//   resuming   trying to get a game's seat back after a dropped socket or a
-//              reload; the board is not live
-//   playing    in a room; the board is live once synced
-//   over       the game ended (or was lost); "Play again"
-// A local game is never searching or resuming: it starts playing at once.
+// whole position. An action the state does not allow now (see the guards
+// of state.js) changes nothing.
 //
 // reduce(state, action, now) returns { state, effects }. Actions are the
 // server's messages as they came ({type: 'board', …}) and the page's own
@@ -45,69 +27,18 @@
 //   {kind: 'toast', key, params}  a short message over the board (a text
 //   {kind: 'toast', code, message}  key, or a request the server refused)
 
-import { retryDelay } from './net.js';
-import { pointLabel } from './text.js';
+import { retryDelay } from './protocol.js';
+import { ROLES, emptyCells, canPlace, canUndo, canRedo, canAnswer } from './state.js';
+import { MODES, LEVELS, gameMode, chosenMode } from './modes.js';
 import {
-	newLocalGame, playLocal, undoLocal, redoLocal, canUndo as canUndoLocal, canRedo as canRedoLocal, lastLocalMove,
+	newLocalGame, playLocal, undoLocal, redoLocal, lastLocalMove,
 } from './local.js';
-
-export const ROLES = ['front', 'back'];
-export const MODES = ['online', 'ai', 'local'];
-export const LEVELS = ['easy', 'medium', 'hard'];
 
 /**
  * The settings of a local game: those of a server started without flags
  * (15 × 15, freestyle, a full board goes to white).
  */
 export const LOCAL_SETTINGS = { size: 15, rule: 'freestyle', fullBoard: 'back' };
-
-/** The other side: front <-> back. */
-export function otherRole(role) {
-	return role === 'front' ? 'back' : 'front';
-}
-
-/** An empty board of size × size cells. */
-export function emptyCells(size) {
-	return new Array(size * size).fill('');
-}
-
-/** The state of a page that has just loaded. */
-export function initialState(size = 15) {
-	return {
-		phase: 'idle',
-		mode: 'online', // the mode the next game starts in (MODES)
-		level: 'medium', // the engine's level for mode ai (LEVELS)
-		kind: '', // the game shown: '' (none) | online | ai | local
-		size,
-		rule: 'freestyle',
-		version: '',
-		link: 'closed', // closed | connecting | open | retrying
-		retries: 0, // reconnect attempts since the last welcome
-		role: null, // 'front' | 'back' once matched
-		room: null,
-		opponent: '', // the opponent's name ('' when none given)
-		cells: emptyCells(size), // '' | 'front' | 'back', row-major
-		toMove: 'front',
-		moves: 0,
-		lastMove: null, // {x, y, role}
-		winner: null, // the server's {winner, reason, line}
-		outcome: null, // over: win | loss | draw | lost | replaced
-		notice: null, // idle: unreachable | refused
-		refusal: '', // the server's message when it refused the connection
-		opponentLeft: false,
-		awayUntil: null, // time (ms) the opponent's seat is held until
-		resume: null, // {room, role} of the seat being taken back
-		synced: true, // false from a resumed role until the pong after it
-		pending: false, // a move was sent and its answer has not come
-		opponentLevel: '', // ai: the engine's level, from role
-		history: [], // server games: the moves seen, [{x, y, role}]
-		takenBack: [], // ai: moves taken back since the last new move
-		offer: null, // online: a takeback offer pending, 'sent' | 'received'
-		answer: null, // online: the last answer, {accept, by: 'me' | 'opponent'}
-		asking: false, // a takeback, redo or answer was sent, not yet answered
-		local: null, // local: the game (local.js)
-	};
-}
 
 /** The fields of the game shown that start empty in every new game. */
 function freshGameFields() {
@@ -128,7 +59,7 @@ function newGame(state, { role, room, size, opponent, synced, ai, level }) {
 		...state,
 		...freshGameFields(),
 		phase: 'playing',
-		kind: ai ? 'ai' : 'online',
+		kind: ai ? 'ai' : 'online', // the server's games: its engine or another player
 		opponentLevel: ai ? level : '',
 		role,
 		room,
@@ -181,6 +112,7 @@ function sizeOf(message, fallback) {
 	return Number.isInteger(size) && size >= 5 && size <= 25 ? size : fallback;
 }
 
+/** The name of role's opponent field, '' when it has none. */
 function nameOf(opponent) {
 	return opponent && typeof opponent.name === 'string' ? opponent.name : '';
 }
@@ -287,6 +219,9 @@ function onWaiting(state) {
 function onRole(state, message) {
 	if (!ROLES.includes(message.role) || typeof message.room !== 'string')
 		return { state, effects: [] };
+	// The opponent is a player ({name}, the name optional) or the
+	// server's engine ({ai: true, level}, with or without a name, which
+	// the page does not show: it names the engine from the level).
 	const game = {
 		role: message.role,
 		room: message.room,
@@ -365,7 +300,7 @@ function continues(before, cells, move, size) {
 }
 
 function onBoard(state, message) {
-	if (state.kind === 'local' || state.phase !== 'playing' || state.winner)
+	if (!gameMode(state).server || state.phase !== 'playing' || state.winner)
 		return { state, effects: [] };
 	const cells = cellsOf(state, message);
 	if (!cells)
@@ -432,7 +367,7 @@ function onBoard(state, message) {
  * opponent ('received', who is then asked to accept or decline).
  */
 function onOffer(state, message) {
-	if (state.kind !== 'online' || state.phase !== 'playing' || state.winner ||
+	if (!gameMode(state).offers || state.phase !== 'playing' || state.winner ||
 	    message.what !== 'takeback' || !ROLES.includes(message.by))
 		return { state, effects: [] };
 	const mine = message.by === state.role;
@@ -447,7 +382,7 @@ function onOffer(state, message) {
  * asked. The takeback's boards follow an accepted one.
  */
 function onAnswer(state, message) {
-	if (state.kind !== 'online' || state.phase !== 'playing' ||
+	if (!gameMode(state).offers || state.phase !== 'playing' ||
 	    message.what !== 'takeback' || typeof message.accept !== 'boolean' || !ROLES.includes(message.by))
 		return { state, effects: [] };
 	const by = message.by === state.role ? 'me' : 'opponent';
@@ -488,13 +423,13 @@ function localSounds(local) {
 	return effects;
 }
 
-/** A new game of two players on this screen: no socket. */
+/** A new game that the page keeps (the mode chosen has no server): no socket. */
 function startLocal(state) {
 	const local = newLocalGame(LOCAL_SETTINGS);
 	return {
 		state: showLocal({
 			...cleared(state),
-			kind: 'local',
+			kind: state.mode,
 			size: local.size,
 			rule: local.rule,
 			link: 'closed',
@@ -506,7 +441,7 @@ function startLocal(state) {
 function onUndo(state) {
 	if (!canUndo(state))
 		return { state, effects: [] };
-	if (state.kind === 'local')
+	if (!gameMode(state).server)
 		return { state: showLocal(state, undoLocal(state.local)), effects: [{ kind: 'sound', name: 'undo' }] };
 	return {
 		state: { ...state, asking: true, answer: null },
@@ -517,7 +452,7 @@ function onUndo(state) {
 function onRedo(state) {
 	if (!canRedo(state))
 		return { state, effects: [] };
-	if (state.kind === 'local') {
+	if (!gameMode(state).server) {
 		const local = redoLocal(state.local);
 		return { state: showLocal(state, local), effects: localSounds(local) };
 	}
@@ -613,14 +548,14 @@ export function reduce(state, action, now = 0) {
 	case 'client/find':
 		if (state.phase !== 'idle' && state.phase !== 'over')
 			return { state, effects: [] };
-		if (state.mode === 'local')
+		if (!chosenMode(state).server)
 			return startLocal(state);
 		return {
 			state: { ...cleared(state), phase: 'searching', link: 'connecting' },
 			effects: [{ kind: 'forget-game' }, { kind: 'connect' }],
 		};
 	case 'client/cancel':
-		if (state.kind === 'local' && state.phase === 'playing')
+		if (gameMode(state).leave && state.phase === 'playing')
 			return { state: { ...cleared(state), phase: 'idle' }, effects: [] };
 		if (state.phase !== 'searching')
 			return { state, effects: [] };
@@ -644,7 +579,7 @@ export function reduce(state, action, now = 0) {
 	case 'client/move':
 		if (!canPlace(state, action.x, action.y))
 			return { state, effects: [] };
-		if (state.kind === 'local') {
+		if (!gameMode(state).server) {
 			const local = playLocal(state.local, action.x, action.y);
 			return { state: showLocal(state, local), effects: localSounds(local) };
 		}
@@ -672,7 +607,7 @@ export function reduce(state, action, now = 0) {
 			effects: [],
 		};
 	case 'client/closed':
-		if (state.kind === 'local')
+		if (!gameMode(state).server)
 			return { state, effects: [] }; // an old game's socket: nothing to do with this one
 		return onClosed(state, action);
 	case 'welcome':
@@ -684,7 +619,7 @@ export function reduce(state, action, now = 0) {
 	case 'board':
 		return onBoard(state, action);
 	case 'winner':
-		if (state.kind === 'local')
+		if (!gameMode(state).server)
 			return { state, effects: [] };
 		return onWinner(state, action);
 	case 'offer':
@@ -698,7 +633,7 @@ export function reduce(state, action, now = 0) {
 	case 'pong':
 		return onPong(state);
 	case 'opponent_away': {
-		if (state.phase !== 'playing' || state.kind === 'local')
+		if (state.phase !== 'playing' || !gameMode(state).server)
 			return { state, effects: [] };
 		const seconds = Number.isFinite(action.seconds) && action.seconds > 0 ? action.seconds : 0;
 		return { state: { ...state, awayUntil: now + seconds * 1000 }, effects: [] };
@@ -713,214 +648,4 @@ export function reduce(state, action, now = 0) {
 	default:
 		return { state, effects: [] }; // a type this page does not know
 	}
-}
-
-/**
- * True while the board takes moves: in a game, synced, not ended (a local
- * game has no socket to wait for).
- */
-export function isLive(state) {
-	if (state.kind === 'local')
-		return state.phase === 'playing' && !state.winner;
-	return state.phase === 'playing' && state.synced && state.link === 'open' && !state.winner;
-}
-
-/**
- * True when a click may place a stone: this player's move and no move on
- * its way; in a local game, always while it goes on (both sides click).
- */
-export function isMyTurn(state) {
-	if (state.kind === 'local')
-		return isLive(state);
-	return isLive(state) && state.toMove === state.role && !state.pending;
-}
-
-/** The colour a click places now: the side to move in a local game, else mine. */
-export function moverRole(state) {
-	return state.kind === 'local' ? state.toMove : state.role;
-}
-
-/** True when a click on (x, y) should play there: my turn, an empty point. */
-export function canPlace(state, x, y) {
-	if (!isMyTurn(state) || !Number.isInteger(x) || !Number.isInteger(y))
-		return false;
-	if (x < 0 || y < 0 || x >= state.size || y >= state.size)
-		return false;
-	return state.cells[y * state.size + x] === '';
-}
-
-/**
- * Whose turn the page shows: 'me', 'opponent' or '' (no live game). In a
- * local game the first card is black's and the second white's.
- */
-export function turnOf(state) {
-	if (state.phase !== 'playing' || state.winner || !state.synced)
-		return '';
-	if (state.kind === 'local')
-		return state.toMove === 'front' ? 'me' : 'opponent';
-	return state.toMove === state.role ? 'me' : 'opponent';
-}
-
-/** True when the player has a stone on the board. */
-function hasOwnStone(state) {
-	return state.cells.includes(state.role);
-}
-
-/** True when a server request of this player's may go out now. */
-function canAsk(state) {
-	return isLive(state) && !state.pending && !state.asking;
-}
-
-/**
- * True when Undo does something now. Local: a move was played (also after
- * the end). Against the engine: the player has a stone on the board and
- * the game goes on. Online: the same, and no offer is pending.
- */
-export function canUndo(state) {
-	switch (state.kind) {
-	case 'local':
-		return ['playing', 'over'].includes(state.phase) && canUndoLocal(state.local);
-	case 'ai':
-		return canAsk(state) && hasOwnStone(state);
-	case 'online':
-		return canAsk(state) && hasOwnStone(state) && state.offer === null;
-	default:
-		return false;
-	}
-}
-
-/**
- * True when Redo does something now. Local: a move was taken back and
- * none played since. Against the engine: the same, as far as the page saw.
- * Online: never.
- */
-export function canRedo(state) {
-	switch (state.kind) {
-	case 'local':
-		return ['playing', 'over'].includes(state.phase) && canRedoLocal(state.local);
-	case 'ai':
-		return canAsk(state) && state.takenBack.length > 0;
-	default:
-		return false;
-	}
-}
-
-/** True when the opponent's takeback offer waits for this player's answer. */
-export function canAnswer(state) {
-	return state.kind === 'online' && state.offer === 'received' && isLive(state) && !state.asking;
-}
-
-/**
- * Which of Undo and Redo the page shows: both in local games (also after
- * the end) and in live games against the engine, Undo alone in live
- * online games; none before a game or after a server game ended.
- */
-export function toolsOf(state) {
-	const inGame = state.phase === 'playing' || (state.phase === 'over' && state.kind === 'local');
-	const kind = inGame ? state.kind : '';
-	return {
-		undo: ['local', 'ai', 'online'].includes(kind),
-		redo: ['local', 'ai'].includes(kind),
-	};
-}
-
-/** The board as text, row-major: '.' empty, 'x' front (black), 'o' back. */
-export function boardText(cells) {
-	return cells.map((cell) => (cell === 'front' ? 'x' : cell === 'back' ? 'o' : '.')).join('');
-}
-
-/**
- * The status line as a text key and its parameters (see text.js), from
- * the state and the time now (ms, for the away countdown).
- */
-export function statusOf(state) {
-	switch (state.phase) {
-	case 'idle':
-		if (state.notice === 'refused')
-			return { key: 'status.refused', params: { message: state.refusal || '' } };
-		if (state.notice === 'unreachable')
-			return { key: 'status.unreachable' };
-		return { key: state.mode === 'online' ? 'status.idle' : `status.idle.${state.mode}` };
-	case 'searching':
-		if (state.link === 'retrying')
-			return { key: 'status.reconnecting' };
-		return { key: state.mode === 'ai' ? 'status.starting' : 'status.searching' };
-	case 'resuming':
-		return { key: state.link === 'retrying' ? 'status.reconnecting' : 'status.resuming' };
-	case 'playing':
-		if (state.kind === 'local')
-			return { key: `status.local.${state.toMove}` };
-		if (!state.synced)
-			return { key: 'status.resuming' };
-		if (state.toMove === state.role)
-			return { key: 'status.your_turn' };
-		return { key: state.kind === 'ai' ? 'status.ai_turn' : 'status.their_turn' };
-	case 'over':
-		if (state.kind === 'local' && state.winner)
-			return { key: localOutcomeKey(state.winner) };
-		return { key: outcomeKey(state) };
-	default:
-		return { key: 'status.idle' };
-	}
-}
-
-/** The result of a local game: black or white wins, by five or a full board; a draw. */
-function localOutcomeKey(winner) {
-	if (winner.winner === 'draw')
-		return 'status.draw';
-	return `status.local.${winner.winner}.${winner.reason === 'full' ? 'full' : 'wins'}`;
-}
-
-function outcomeKey(state) {
-	const reason = state.winner ? state.winner.reason : '';
-	switch (state.outcome) {
-	case 'win':
-		if (reason === 'forfeit' || (!state.winner && state.opponentLeft))
-			return 'status.win.forfeit';
-		return reason === 'full' ? 'status.win.full' : 'status.win';
-	case 'loss':
-		if (reason === 'forfeit')
-			return 'status.loss.forfeit';
-		return reason === 'full' ? 'status.loss.full' : 'status.loss';
-	case 'draw':
-		return 'status.draw';
-	case 'replaced':
-		return 'status.replaced';
-	default:
-		return 'status.lost';
-	}
-}
-
-/**
- * The second status line as a text key and parameters, or null: the
- * opponent's reconnect countdown, a takeback offer pending or its answer,
- * how many moves were played, that the opponent left after the game
- * ended, or where the five is.
- */
-export function noteOf(state, now) {
-	if (state.phase === 'playing' && state.synced) {
-		if (state.awayUntil !== null) {
-			const seconds = Math.max(0, Math.ceil((state.awayUntil - now) / 1000));
-			return { key: 'note.away', params: { seconds } };
-		}
-		if (state.offer)
-			return { key: `note.offer.${state.offer}` };
-		if (state.answer)
-			return { key: `note.answer.${state.answer.by}.${state.answer.accept ? 'accepted' : 'declined'}` };
-		return state.moves ? { key: 'note.moves', params: { moves: state.moves } } : { key: 'note.first' };
-	}
-	if (state.phase !== 'over' || !state.winner)
-		return null;
-	if (state.opponentLeft && state.winner.reason !== 'forfeit')
-		return { key: 'note.left' };
-	const line = state.winner.line;
-	if (line.length) {
-		const first = line[0];
-		const last = line[line.length - 1];
-		return {
-			key: 'note.five',
-			params: { from: pointLabel(first.x, first.y, state.size), to: pointLabel(last.x, last.y, state.size) },
-		};
-	}
-	return null;
 }

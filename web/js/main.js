@@ -1,7 +1,9 @@
 // The page: wires the DOM (buttons, pointer, keys, storage) to the game
-// state (game.js), the socket (net.js), the board drawing (render.js), the
-// sounds (sound.js) and the text (text.js). All decisions about the game
-// are made in game.js; this module carries them out and shows the result.
+// state (game.js, state.js), the socket (connection.js, protocol.js), the
+// board drawing (render.js), the sounds (sound.js) and the text (text.js).
+// All decisions are made in pure modules: what happens in game.js and
+// state.js, what the page shows in view.js; this module carries them out
+// and puts them on the page.
 //
 // What the page exposes for tests, and for nothing else, is read-only:
 // data-* attributes on #app (state, role, turn, result, link, live, lang,
@@ -10,14 +12,16 @@
 // and the player cards.
 
 import { boardGeometry, pointToCell, fitBoardSide, isCursorKey, moveCursor } from './layout.js';
+import { reduce } from './game.js';
+import { initialState, canPlace } from './state.js';
 import {
-	initialState, reduce, canPlace, isLive, turnOf, boardText, statusOf, noteOf, otherRole, moverRole,
-	canUndo, canRedo, canAnswer, toolsOf,
-} from './game.js';
-import { Connection, UID_PATTERN, newUid, cleanName, socketUrl } from './net.js';
+	statusOf, noteOf, controlsOf, playersOf, ruleTextOf, toastTextOf, boardPictureOf, pageDataOf, boardDataOf,
+} from './view.js';
+import { Connection } from './connection.js';
+import { UID_PATTERN, newUid, cleanName, socketUrl } from './protocol.js';
 import { createBoardRenderer } from './render.js';
 import { createSound } from './sound.js';
-import { LANGUAGES, text, hasText, pickLanguage, otherLanguage } from './text.js';
+import { LANGUAGES, text, pickLanguage, otherLanguage } from './text.js';
 
 const KEYS = {
 	uid: 'gomoku.uid', // sessionStorage: this tab's player
@@ -165,16 +169,9 @@ function perform(effect) {
 		sound.play(effect.name);
 		break;
 	case 'toast':
-		showToast(effect.key ? text(lang, effect.key, effect.params) : errorText(effect),
-			effect.code || effect.key);
+		showToast(toastTextOf(effect, lang), effect.code || effect.key);
 		break;
 	}
-}
-
-/** A refused request in the page's language (the server's text otherwise). */
-function errorText({ code, message }) {
-	const key = `error.${code}`;
-	return hasText(lang, key) ? text(lang, key) : text(lang, 'error.other', { message });
 }
 
 function showToast(message, code = '') {
@@ -187,25 +184,13 @@ function showToast(message, code = '') {
 
 // ---- drawing ----
 
-/** The stone the pointer or cursor would place now, or null. */
-function previewStone() {
-	const at = keyboardMode ? cursor : hover;
-	if (!at || !canPlace(state, at.x, at.y))
-		return null;
-	return { x: at.x, y: at.y, role: moverRole(state) };
-}
-
 function drawBoard() {
 	if (cursor && (cursor.x >= state.size || cursor.y >= state.size))
 		cursor = null; // a smaller board than the last one
-	renderer.draw({
-		size: state.size,
-		cells: state.cells,
-		lastMove: state.lastMove,
-		line: state.winner ? state.winner.line : [],
-		preview: previewStone(),
-		cursor: keyboardMode && cursor && isLive(state) ? cursor : null,
-	});
+	renderer.draw(boardPictureOf(state, {
+		aim: keyboardMode ? cursor : hover,
+		cursor: keyboardMode ? cursor : null,
+	}));
 }
 
 let slack = 0; // px of --slack now set (see style.css)
@@ -249,152 +234,70 @@ function applyLanguage() {
 	el.levelGroup.setAttribute('aria-label', text(lang, 'level.label'));
 }
 
-function mainButtonKey() {
-	switch (state.phase) {
-	case 'searching':
-		return state.mode === 'ai' ? 'button.starting' : 'button.searching';
-	case 'resuming':
-		return 'button.resuming';
-	case 'playing':
-		return state.synced ? 'button.playing' : 'button.resuming';
-	case 'over':
-		return 'button.again';
-	default:
-		return { online: 'button.find', ai: 'button.ai', local: 'button.local' }[state.mode];
-	}
+/** Puts a text key and its parameters (statusOf, noteOf) in the page's language. */
+function say(entry) {
+	return entry ? text(lang, entry.key, entry.params) : '';
 }
 
-/**
- * One player's card. level: the engine's level, shown after the colour
- * (the name, the server's, may be cut short on a phone).
- */
-function renderPlayer(card, { name, role, turn, searching = false, left = false, away = false, ai = false, level = '' }) {
-	const nameNode = card.querySelector('.name');
-	nameNode.textContent = name;
-	nameNode.title = name;
-	let roleText = role ? text(lang, `role.${role}`) : '';
-	if (roleText && level)
-		roleText += ` · ${text(lang, `level.${level}`)}`;
-	card.querySelector('.role').textContent = roleText;
-	card.querySelector('.stone').dataset.role = role || '';
-	card.dataset.turn = String(turn);
-	card.dataset.searching = String(searching);
-	card.dataset.left = String(left);
-	card.dataset.away = String(away);
-	card.dataset.ai = String(ai);
-}
-
-/** The cards of a local game: black's first, white's second. */
-function renderLocalPlayers() {
-	const turn = turnOf(state);
-	renderPlayer(el.me, { name: text(lang, 'player.first'), role: 'front', turn: turn === 'me' });
-	renderPlayer(el.opponent, { name: text(lang, 'player.second'), role: 'back', turn: turn === 'opponent' });
+/** One player's card from playersOf. */
+function renderPlayer(node, player) {
+	const nameNode = node.querySelector('.name');
+	nameNode.textContent = player.name;
+	nameNode.title = player.name; // the name may be cut short on a phone
+	node.querySelector('.role').textContent = player.roleText;
+	node.querySelector('.stone').dataset.role = player.role;
+	for (const flag of ['turn', 'searching', 'left', 'away', 'ai'])
+		node.dataset[flag] = String(player[flag]);
 }
 
 function renderPlayers() {
-	if (state.kind === 'local') {
-		renderLocalPlayers();
-		return;
-	}
-	const turn = turnOf(state);
-	const inRoom = Boolean(state.role) && ['playing', 'over'].includes(state.phase);
-	renderPlayer(el.me, {
-		name: cleanName(el.name.value) || text(lang, 'player.you'),
-		role: inRoom ? state.role : null,
-		turn: turn === 'me',
-	});
-	let opponentName = text(lang, 'player.opponent');
-	if (state.phase === 'searching' || state.phase === 'resuming')
-		opponentName = text(lang, 'player.waiting');
-	else if (inRoom)
-		opponentName = state.opponent || text(lang, state.kind === 'ai' ? 'player.computer' : 'player.opponent');
-	renderPlayer(el.opponent, {
-		name: opponentName,
-		role: inRoom ? otherRole(state.role) : null,
-		turn: turn === 'opponent',
-		searching: state.phase === 'searching',
-		left: inRoom && state.opponentLeft,
-		away: state.phase === 'playing' && state.awayUntil !== null,
-		ai: inRoom && state.kind === 'ai',
-		level: inRoom && state.kind === 'ai' ? state.opponentLevel : '',
-	});
+	const players = playersOf(state, lang, cleanName(el.name.value));
+	renderPlayer(el.me, players.me);
+	renderPlayer(el.opponent, players.opponent);
 }
 
-/**
- * The start screen's choice (shown before a game and after one), the
- * Undo and Redo buttons (in games that have them) and the prompt that
- * answers the opponent's takeback offer.
- */
-function renderChoices() {
-	const choosing = ['idle', 'over'].includes(state.phase);
-	el.modes.hidden = !choosing;
+/** The controls from controlsOf, and the mode and level chosen. */
+function renderControls() {
+	const controls = controlsOf(state);
+	el.mainText.textContent = text(lang, controls.main.key);
+	el.main.disabled = controls.main.disabled;
+	el.cancel.hidden = controls.cancel.hidden;
+	el.cancel.textContent = text(lang, controls.cancel.key);
+	el.name.disabled = controls.nameLocked;
+
+	el.modes.hidden = controls.modes.hidden;
 	for (const button of el.modeButtons)
 		button.setAttribute('aria-pressed', String(button.dataset.mode === state.mode));
-	el.levelGroup.hidden = state.mode !== 'ai';
+	el.levelGroup.hidden = controls.levels.hidden;
 	for (const button of el.levelButtons)
 		button.setAttribute('aria-pressed', String(button.dataset.level === state.level));
 
-	const tools = toolsOf(state);
-	el.tools.hidden = !tools.undo && !tools.redo;
-	el.undo.hidden = !tools.undo;
-	el.redo.hidden = !tools.redo;
-	el.undo.disabled = !canUndo(state);
-	el.redo.disabled = !canRedo(state);
+	el.tools.hidden = controls.tools.hidden;
+	el.undo.hidden = controls.undo.hidden;
+	el.redo.hidden = controls.redo.hidden;
+	el.undo.disabled = controls.undo.disabled;
+	el.redo.disabled = controls.redo.disabled;
 
-	el.prompt.hidden = state.offer !== 'received' || !isLive(state);
-	el.accept.disabled = !canAnswer(state);
-	el.decline.disabled = !canAnswer(state);
+	el.prompt.hidden = controls.prompt.hidden;
+	el.accept.disabled = controls.prompt.disabled;
+	el.decline.disabled = controls.prompt.disabled;
+
+	el.veil.hidden = !controls.veil;
+	el.veilText.textContent = controls.veil ? el.status.textContent : '';
 }
 
 function render() {
-	const now = Date.now();
-	const app = el.app.dataset;
-	app.state = state.phase;
-	app.role = state.role && ['playing', 'over'].includes(state.phase) ? state.role : '';
-	app.turn = turnOf(state);
-	app.result = state.phase === 'over' ? state.outcome || '' : '';
-	app.link = state.link;
-	app.live = String(isLive(state));
-	app.lang = lang;
-	app.muted = String(sound.muted);
-	app.mode = state.mode;
-	app.level = state.level;
-	app.kind = state.kind;
-	app.offer = state.offer || '';
-
-	const status = statusOf(state);
-	el.status.textContent = text(lang, status.key, status.params);
-	const note = noteOf(state, now);
-	el.note.textContent = note ? text(lang, note.key, note.params) : '';
-
-	// The rule is known once the server said it (welcome), or the local
-	// game's own.
-	const ruleKey = `rule.${state.rule}`;
-	el.rule.textContent = ['playing', 'over'].includes(state.phase) && hasText(lang, ruleKey) ? text(lang, ruleKey) : '';
-
-	el.mainText.textContent = text(lang, mainButtonKey());
-	el.main.disabled = !['idle', 'over'].includes(state.phase);
-	const leavesLocal = state.kind === 'local' && state.phase === 'playing';
-	el.cancel.hidden = state.phase !== 'searching' && !leavesLocal;
-	el.cancel.textContent = text(lang, leavesLocal ? 'button.leave' : 'button.cancel');
-	el.name.disabled = !['idle', 'over'].includes(state.phase);
+	Object.assign(el.app.dataset, pageDataOf(state), { lang, muted: String(sound.muted) });
+	el.status.textContent = say(statusOf(state));
+	el.note.textContent = say(noteOf(state, Date.now()));
+	el.rule.textContent = ruleTextOf(state, lang);
 	el.mute.setAttribute('aria-pressed', String(sound.muted));
 	el.mute.setAttribute('aria-label', text(lang, sound.muted ? 'mute.off' : 'mute.on'));
 	el.mute.title = el.mute.getAttribute('aria-label');
 	renderPlayers();
-	renderChoices();
+	renderControls();
 
-	const waitingForServer = state.phase === 'resuming' || (state.phase === 'playing' && !state.synced);
-	el.veil.hidden = !waitingForServer;
-	el.veilText.textContent = waitingForServer ? el.status.textContent : '';
-
-	const board = el.board.dataset;
-	board.size = String(state.size);
-	board.moves = String(state.moves);
-	board.stones = String(state.cells.filter((cell) => cell !== '').length);
-	board.board = boardText(state.cells);
-	board.last = state.lastMove ? `${state.lastMove.x},${state.lastMove.y}` : '';
-	board.line = state.winner ? state.winner.line.map(({ x, y }) => `${x},${y}`).join(' ') : '';
+	Object.assign(el.board.dataset, boardDataOf(state));
 	el.board.setAttribute('aria-label', text(lang, 'board.label', { size: state.size }));
 	drawBoard();
 

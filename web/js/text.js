@@ -73,6 +73,9 @@ const STRINGS = {
 		'player.first': 'Player 1',
 		'player.second': 'Player 2',
 		'player.computer': 'Computer',
+		'player.computer.easy': 'Computer (easy)',
+		'player.computer.medium': 'Computer (medium)',
+		'player.computer.hard': 'Computer (hard)',
 		'button.ai': 'Play the computer',
 		'button.local': 'Start game',
 		'button.starting': 'Starting…',
@@ -179,6 +182,9 @@ const STRINGS = {
 		'player.first': '玩家一',
 		'player.second': '玩家二',
 		'player.computer': '电脑',
+		'player.computer.easy': '电脑（简单）',
+		'player.computer.medium': '电脑（中等）',
+		'player.computer.hard': '电脑（困难）',
 		'button.ai': '开始人机对战',
 		'button.local': '开始对局',
 		'button.starting': '正在开始…',
@@ -238,6 +244,17 @@ export function text(lang, key, params = {}) {
 	const template = hasText(lang, key) ? table[key] : (STRINGS.en[key] ?? key);
 	return template.replace(/\{(\w+)\}/g, (whole, name) =>
 		(name in params ? String(params[name]) : whole));
+}
+
+/**
+ * The name of the server's engine at level (easy, medium, hard) in lang:
+ * "Computer (hard)", "电脑（困难）"; "Computer" when the level is not one
+ * the page knows. The page names the engine itself rather than show the
+ * name the server gives it, which is English.
+ */
+export function computerName(lang, level) {
+	const key = `player.computer.${level}`;
+	return level && hasText('en', key) ? text(lang, key) : text(lang, 'player.computer');
 }
 
 /**

@@ -1,0 +1,91 @@
+// The game's protocol as the page speaks it, with no socket: the player's
+// uid, the display name the server accepts, the WebSocket URL, the
+// reconnect schedule and the parsing of server messages. Pure (the
+// randomness of a new uid comes from the crypto source given), so
+// node --test imports it, and so can the reducer (game.js) without the
+// connection.
+
+/** A canonical 8-4-4-4-12 hex UUID, any case: what the server accepts. */
+export const UID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A version 4 UUID (lower case) from 16 random bytes. crypto.randomUUID()
+ * exists only on secure origins (https, localhost), and the game is often
+ * played over plain http on a LAN address, where getRandomValues() is
+ * still there.
+ */
+export function makeUid(bytes) {
+	const b = Uint8Array.from(bytes);
+	if (b.length !== 16)
+		throw new RangeError(`makeUid needs 16 bytes, got ${b.length}`);
+	b[6] = (b[6] & 0x0f) | 0x40; // version 4
+	b[8] = (b[8] & 0x3f) | 0x80; // RFC 4122 variant
+	const hex = Array.from(b, (byte) => byte.toString(16).padStart(2, '0')).join('');
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-` +
+		`${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A new random uid from cryptoSource (window.crypto in the page). */
+export function newUid(cryptoSource = globalThis.crypto) {
+	return makeUid(cryptoSource.getRandomValues(new Uint8Array(16)));
+}
+
+export const NAME_MAX_CHARS = 20;
+
+/**
+ * A display name the server accepts (1 to 20 characters of UTF-8, no
+ * control characters, spaces trimmed), made from what the player typed:
+ * control characters and unpaired surrogates dropped, trimmed, cut to 20
+ * characters. '' means no name.
+ */
+export function cleanName(raw) {
+	const text = String(raw ?? '')
+		.replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+		.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+		.trim();
+	return Array.from(text).slice(0, NAME_MAX_CHARS).join('').trim();
+}
+
+/**
+ * The game's WebSocket URL on the page's own host: ws: for an http page,
+ * wss: for https. location is {protocol, host}; the name is left out when
+ * empty. A game against the server's engine asks for it with mode=ai and
+ * its level (game options {mode: 'ai', level}); any other mode is the
+ * default (online: matched with another player) and adds nothing.
+ * updates=move asks for compact boards (the move without the whole
+ * position; see game.js).
+ */
+export function socketUrl(location, uid, name = '', { mode = 'online', level = 'medium' } = {}) {
+	const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+	let url = `${scheme}//${location.host}/?uid=${encodeURIComponent(uid)}`;
+	if (name)
+		url += `&name=${encodeURIComponent(name)}`;
+	if (mode === 'ai')
+		url += `&mode=ai&level=${encodeURIComponent(level)}`;
+	return `${url}&updates=move`;
+}
+
+/**
+ * How long to wait before reconnect attempt number attempt (0 first):
+ * 0.5 s, doubling up to 8 s, seven tries in all (31.5 s: the server's
+ * default reconnect grace is 30 s); null when it is time to give up.
+ */
+export const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 8000, 8000];
+
+export function retryDelay(attempt) {
+	return attempt >= 0 && attempt < RETRY_DELAYS_MS.length ? RETRY_DELAYS_MS[attempt] : null;
+}
+
+/** A server message: a JSON object with a string type, else null. */
+export function parseMessage(text) {
+	let message;
+	try {
+		message = JSON.parse(text);
+	} catch {
+		return null;
+	}
+	if (!message || typeof message !== 'object' || Array.isArray(message) ||
+	    typeof message.type !== 'string')
+		return null;
+	return message;
+}

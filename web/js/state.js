@@ -1,0 +1,145 @@
+// The page's state: its fields (initialState) and the guards that say
+// what it allows now (a move, an undo, a redo, an answer). The reducer
+// (game.js) refuses the actions these guards refuse, and the view
+// (view.js) enables the buttons they allow: one rule for both. Pure: no
+// DOM, so node --test imports it.
+//
+// The mode chosen on the start screen (state.mode) and the mode of the
+// game shown (state.kind, set when a game starts) are keys of modes.js,
+// whose table says what each one allows.
+//
+// Phases (data-state on the page):
+//   idle       nothing going on; "Find opponent" (or the mode's own start)
+//   searching  connected or connecting, waiting for a match; "Cancel"
+//   resuming   trying to get a game's seat back after a dropped socket or a
+//              reload; the board is not live
+//   playing    in a room; the board is live once synced
+//   over       the game ended (or was lost); "Play again"
+// A game the page keeps (no server) is never searching or resuming: it
+// starts playing at once.
+
+import { gameMode } from './modes.js';
+import { canUndo as canUndoLocal, canRedo as canRedoLocal } from './local.js';
+
+export const ROLES = ['front', 'back'];
+
+/** The other side: front <-> back. */
+export function otherRole(role) {
+	return role === 'front' ? 'back' : 'front';
+}
+
+/** An empty board of size × size cells. */
+export function emptyCells(size) {
+	return new Array(size * size).fill('');
+}
+
+/** The state of a page that has just loaded. */
+export function initialState(size = 15) {
+	return {
+		phase: 'idle',
+		mode: 'online', // the mode the next game starts in (MODES of modes.js)
+		level: 'medium', // the engine's level for a game against it (LEVELS)
+		kind: '', // the mode of the game shown, '' when none
+		size,
+		rule: 'freestyle',
+		version: '',
+		link: 'closed', // closed | connecting | open | retrying
+		retries: 0, // reconnect attempts since the last welcome
+		role: null, // 'front' | 'back' once matched
+		room: null,
+		opponent: '', // the opponent's name from the server ('' if none; a computer's is not shown)
+		cells: emptyCells(size), // '' | 'front' | 'back', row-major
+		toMove: 'front',
+		moves: 0,
+		lastMove: null, // {x, y, role}
+		winner: null, // the server's {winner, reason, line}
+		outcome: null, // over: win | loss | draw | lost | replaced
+		notice: null, // idle: unreachable | refused
+		refusal: '', // the server's message when it refused the connection
+		opponentLeft: false,
+		awayUntil: null, // time (ms) the opponent's seat is held until
+		resume: null, // {room, role} of the seat being taken back
+		synced: true, // false from a resumed role until the pong after it
+		pending: false, // a move was sent and its answer has not come
+		opponentLevel: '', // ai: the engine's level, from role
+		history: [], // server games: the moves seen, [{x, y, role}]
+		takenBack: [], // ai: moves taken back since the last new move
+		offer: null, // online: a takeback offer pending, 'sent' | 'received'
+		answer: null, // online: the last answer, {accept, by: 'me' | 'opponent'}
+		asking: false, // a takeback, redo or answer was sent, not yet answered
+		local: null, // local: the game (local.js)
+	};
+}
+
+/**
+ * True while the board takes moves: in a game, synced, not ended (a game
+ * the page keeps has no socket to wait for).
+ */
+export function isLive(state) {
+	if (!gameMode(state).server)
+		return state.phase === 'playing' && !state.winner;
+	return state.phase === 'playing' && state.synced && state.link === 'open' && !state.winner;
+}
+
+/**
+ * True when a click may place a stone: this player's move and no move on
+ * its way; when both sides play on this page, always while it goes on.
+ */
+export function isMyTurn(state) {
+	if (gameMode(state).hotSeat)
+		return isLive(state);
+	return isLive(state) && state.toMove === state.role && !state.pending;
+}
+
+/** True when a click on (x, y) should play there: my turn, an empty point. */
+export function canPlace(state, x, y) {
+	if (!isMyTurn(state) || !Number.isInteger(x) || !Number.isInteger(y))
+		return false;
+	if (x < 0 || y < 0 || x >= state.size || y >= state.size)
+		return false;
+	return state.cells[y * state.size + x] === '';
+}
+
+/** True when the player has a stone on the board. */
+function hasOwnStone(state) {
+	return state.cells.includes(state.role);
+}
+
+/** True when a server request of this player's may go out now. */
+function canAsk(state) {
+	return isLive(state) && !state.pending && !state.asking;
+}
+
+/**
+ * True when Undo does something now, in a game that has it. A game the
+ * page keeps: a move was played (also after the end). A server game: the
+ * player has a stone on the board, the game goes on and no takeback offer
+ * is pending (only games with offers ever have one).
+ */
+export function canUndo(state) {
+	const mode = gameMode(state);
+	if (!mode.undo)
+		return false;
+	if (!mode.server)
+		return ['playing', 'over'].includes(state.phase) && canUndoLocal(state.local);
+	return canAsk(state) && hasOwnStone(state) && state.offer === null;
+}
+
+/**
+ * True when Redo does something now, in a game that has it: a move was
+ * taken back and none played since (in a server game, as far as the page
+ * saw; also after the end in a game the page keeps).
+ */
+export function canRedo(state) {
+	const mode = gameMode(state);
+	if (!mode.redo)
+		return false;
+	if (!mode.server)
+		return ['playing', 'over'].includes(state.phase) && canRedoLocal(state.local);
+	return canAsk(state) && state.takenBack.length > 0;
+}
+
+/** True when the opponent's takeback offer waits for this player's answer. */
+export function canAnswer(state) {
+	return gameMode(state).offers && state.offer === 'received' && isLive(state) && !state.asking;
+}
