@@ -260,15 +260,16 @@ static bool protocol_encode_role(cJSON *root, const struct event *ev)
 	    !cJSON_AddNumberToObject(root, "size", ev->size) ||
 	    !cJSON_AddStringToObject(root, "rule", rule_name(ev->rule)))
 		return false;
+	if (ev->ai_level) {
+		opponent = cJSON_AddObjectToObject(root, "opponent");
+		return opponent && cJSON_AddTrueToObject(opponent, "ai") &&
+		       cJSON_AddStringToObject(opponent, "level", ev->ai_level);
+	}
 	if (!ev->opponent_name || !ev->opponent_name[0])
 		return true;
 	opponent = cJSON_AddObjectToObject(root, "opponent");
-	if (!opponent ||
-	    !cJSON_AddStringToObject(opponent, "name", ev->opponent_name))
-		return false;
-	return !ev->ai_level ||
-	       (cJSON_AddTrueToObject(opponent, "ai") &&
-		cJSON_AddStringToObject(opponent, "level", ev->ai_level));
+	return opponent &&
+	       cJSON_AddStringToObject(opponent, "name", ev->opponent_name);
 }
 
 static bool protocol_encode_winner(cJSON *root, const struct event *ev)

@@ -132,7 +132,8 @@ struct event {
 	const char *room_id;	   /* ROLE: the room's UUID */
 	const char *opponent_name; /* ROLE: NULL or "" to omit opponent */
 	const char *ai_level;	   /* ROLE: the engine's level when the
-				    * opponent is the engine, else NULL */
+				    * opponent is the engine (then the
+				    * opponent is {ai, level}), else NULL */
 	const struct game *game;   /* BOARD, WINNER: the room's game */
 	enum error_code code;	   /* ERROR */
 	const char *text;	   /* ERROR message, DISCONNECT text */

@@ -191,10 +191,9 @@ int room_open_ai(struct lobby *lobby, struct lobby_player *player,
 		return -ENOMEM;
 	}
 	coin = room_init(lobby, room);
+	/* No name: the client names the computer, in its own language. */
 	engine->ai = true;
 	engine->level = level;
-	snprintf(engine->name, sizeof(engine->name), "Computer (%s)",
-		 engine_level_name(level));
 	room->ai_role = (coin & 1) == 0 ? ROLE_BACK : ROLE_FRONT;
 	room_seat(room, player, role_other(room->ai_role));
 	room_seat(room, engine, room->ai_role);

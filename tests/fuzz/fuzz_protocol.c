@@ -537,20 +537,28 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 		fuzz_expect_string(root, "role", role_name(ev.role));
 		fuzz_expect_string(root, "room", ev.room_id);
 		fuzz_expect_number(root, "size", ev.size);
-		if (ev.opponent_name && ev.opponent_name[0]) {
+		if (ev.ai_level) {
+			const cJSON *opponent =
+				cJSON_GetObjectItemCaseSensitive(root,
+								 "opponent");
+
+			/* the engine: no name, the client names it */
+			fuzz_check(
+				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+					opponent, "ai")) &&
+					!cJSON_GetObjectItemCaseSensitive(
+						opponent, "name"),
+				"the engine opponent is not {ai, level}");
+			fuzz_expect_string(opponent, "level", ev.ai_level);
+		} else if (ev.opponent_name && ev.opponent_name[0]) {
 			const cJSON *opponent =
 				cJSON_GetObjectItemCaseSensitive(root,
 								 "opponent");
 
 			fuzz_expect_string(opponent, "name", ev.opponent_name);
-			fuzz_check(
-				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-					opponent, "ai")) ==
-					(ev.ai_level != NULL),
-				"opponent's ai does not match");
-			if (ev.ai_level)
-				fuzz_expect_string(opponent, "level",
-						   ev.ai_level);
+			fuzz_check(!cJSON_GetObjectItemCaseSensitive(opponent,
+								     "ai"),
+				   "a person's opponent has ai");
 		} else
 			fuzz_check(!cJSON_GetObjectItemCaseSensitive(
 					   root, "opponent"),

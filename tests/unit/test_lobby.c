@@ -2436,11 +2436,10 @@ static void the_engine_seats_a_player_at_once_and_thinks_as_front(void **state)
 	expect_events(f, 1);
 	expect_event(f, 0, 0, EVENT_ROLE);
 	expect_int(f->records[0].role, ROLE_BACK);
-	expect_str(f->records[0].opponent, "Computer (hard)");
+	expect_str(f->records[0].opponent, "");
 	expect_str(f->records[0].ai_level, "hard");
 	if (!strstr(f->records[0].json,
-		    "\"opponent\":{\"name\":\"Computer (hard)\",\"ai\":true,"
-		    "\"level\":\"hard\"}"))
+		    "\"opponent\":{\"ai\":true,\"level\":\"hard\"}"))
 		fail_msg("role: %s", f->records[0].json);
 	expect_int(f->thinks, 1);
 	expect_str(f->ticket.uid, f->uids[0]);
@@ -2479,7 +2478,7 @@ static void the_engine_as_back_waits_for_the_players_move(void **state)
 	struct lobby_player *p0 = join_ai(f, 0, ENGINE_EASY, 0);
 
 	expect_int(f->records[0].role, ROLE_FRONT);
-	expect_str(f->records[0].opponent, "Computer (easy)");
+	expect_str(f->records[0].ai_level, "easy");
 	expect_int(f->thinks, 0);
 	play(f, p0, 7, 7);
 	expect_int(f->thinks, 1);

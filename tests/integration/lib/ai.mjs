@@ -33,7 +33,7 @@ export function fixturePath(name) {
 
 /** The opponent field of a role against the engine at level. */
 export function engineOpponent(level) {
-	return { name: `Computer (${level})`, ai: true, level };
+	return { ai: true, level };
 }
 
 /**
