@@ -19,7 +19,7 @@ import { playMoves, winningScript } from './lib/game.mjs';
 import { sleep, rejoin, getGame, RestartableServer } from './lib/resume.mjs';
 import { parseMetrics, fetchMetric, pollUntil, childPids } from './lib/observe.mjs';
 import {
-	LEVELS, pbrainBin, fixturePath, engineOpponent, connectAi, connectAiAs, assertNoUidLeak,
+	LEVELS, pbrainBin, fakeEnginePath, engineOpponent, connectAi, connectAiAs, assertNoUidLeak,
 	Position, naiveCell, expectEngineMove, playerMove, playToTheEnd,
 } from './lib/ai.mjs';
 import { testTimeout, scaled } from './lib/time.mjs';
@@ -526,7 +526,7 @@ describe('--ai-engine that fails', () => {
 
 	before(async () => {
 		for (const [how, file] of Object.entries(FAILING_ENGINES))
-			servers[how] = await startServer({ args: ['--ai-engine', fixturePath(file), '--ai-ms', String(AI_MS)] });
+			servers[how] = await startServer({ args: ['--ai-engine', fakeEnginePath(file), '--ai-ms', String(AI_MS)] });
 	});
 	afterEach(async () => {
 		await closeAllClients();
@@ -612,7 +612,7 @@ describe('stopping with engine games going on', () => {
 		await expectEngineMove(player, position, { startedAt: sentAt, boundMs: BOUND_MS });
 		// A silent engine is asked for a move it never gives.
 		const silent = await startServer({
-			args: ['--ai-engine', fixturePath('engine-silent-on-board.sh'), '--ai-ms', '60000'],
+			args: ['--ai-engine', fakeEnginePath('engine-silent-on-board.sh'), '--ai-ms', '60000'],
 		});
 		const waiting = await connectAiAs(silent, 'front', { level: 'easy' });
 		const engines = [];
