@@ -3,10 +3,10 @@
 // uid (a bearer secret) ever reaches another player, an HTTP endpoint or
 // the log.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer } from './lib/server.mjs';
+import { useServer, startServer } from './lib/server.mjs';
 import { connectPlayer, connectWaiting, connectPair, closeAllClients, uuid, UUID_PATTERN } from './lib/client.mjs';
 import { playMoves, winningScript, expectWinner } from './lib/game.mjs';
 import { RawSocket, acceptFor, randomKey } from './lib/rawws.mjs';
@@ -76,23 +76,15 @@ function malformedUids() {
 }
 
 describe('identity', () => {
-	let server;
 	const rawClients = new Set();
 
-	before(async () => {
-		server = await startServer();
-	});
-	afterEach(async () => {
+	/** Drops the raw sockets a test left open. */
+	async function dropRawClients() {
 		await Promise.all([...rawClients].map((client) => client.destroy()));
 		rawClients.clear();
-		await closeAllClients();
-		await server.settle();
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	}
+
+	const server = useServer({}, { closeFirst: dropRawClients });
 
 	/**
 	 * Upgrades a raw socket with the query string as it is; resolves with
