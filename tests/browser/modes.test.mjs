@@ -5,11 +5,10 @@
 // screen with its choices and of a game against the computer, on both
 // sizes, go to tests/artifacts/.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer } from '../integration/lib/server.mjs';
-import { launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves, boardAfter, WAIT_MS } from './lib/browser.mjs';
+import { useBrowser, matchPlayers, playMoves, boardAfter, WAIT_MS } from './lib/browser.mjs';
 import { testTimeout } from '../integration/lib/time.mjs';
 
 const T = testTimeout(120_000);
@@ -93,27 +92,11 @@ async function waitForMyTurnOrEnd(player) {
 }
 
 describe('game modes', () => {
-	let server;
-	let browser;
-	const players = [];
-
-	before(async () => {
-		server = await startServer();
-		browser = await launchBrowser();
-	});
-	afterEach(async () => {
-		await closePlayers(players);
-		await server.settle();
-	});
-	after(async () => {
-		await browser?.close();
-		await server?.stop();
-	});
+	const { server, openPlayer } = useBrowser();
 
 	it('shows the mode choice on the start screen, the level only for vs Computer, and remembers both', T, async () => {
 		for (const device of ['desktop', 'phone']) {
-			const player = await openPlayer(browser, server, { device, label: `${device} player` });
-			players.push(player);
+			const player = await openPlayer({ device, label: `${device} player` });
 			assert.equal(await player.page.getAttribute('#mode [data-mode="online"]', 'aria-pressed'), 'true',
 				'expected Online chosen on a first visit');
 			assert.equal(await player.page.isVisible('#level'), false, 'expected no level choice for Online');
@@ -155,8 +138,7 @@ describe('game modes', () => {
 	});
 
 	it('plays two players on one screen to a win, with undo and redo, and never opens a socket', T, async () => {
-		const player = await openPlayer(browser, server, { label: 'hot-seat players' });
-		players.push(player);
+		const player = await openPlayer({ label: 'hot-seat players' });
 		await player.page.click('#mode [data-mode="local"]');
 		assert.equal(await player.text('#status'), 'Two players, one screen: press “Start game”.');
 		await player.page.click('#main');
@@ -246,8 +228,7 @@ describe('game modes', () => {
 
 	for (const device of ['desktop', 'phone']) {
 		it(`plays the computer to the end, with an Undo and a Redo that change the board (${device})`, T, async () => {
-			const player = await openPlayer(browser, server, { device, label: `${device} player against the computer` });
-			players.push(player);
+			const player = await openPlayer({ device, label: `${device} player against the computer` });
 			const urls = [];
 			player.page.on('websocket', (socket) => urls.push(socket.url()));
 			await player.pressButton('#mode [data-mode="ai"]');
@@ -326,10 +307,8 @@ describe('game modes', () => {
 	}
 
 	it('asks the opponent for a takeback online: declined once, then the other player\'s accepted', T, async () => {
-		const one = await openPlayer(browser, server, { label: 'player one' });
-		players.push(one);
-		const two = await openPlayer(browser, server, { device: 'phone', label: 'player two' });
-		players.push(two);
+		const one = await openPlayer({ label: 'player one' });
+		const two = await openPlayer({ device: 'phone', label: 'player two' });
 		const pair = await matchPlayers(one, two);
 		const { front, back } = pair;
 		for (const player of [front, back]) {
