@@ -49,8 +49,8 @@ Commands:
   run [FLAGS...]       build, then start build/gomoku-server with FLAGS
                        (serves http://localhost:8080 by default; try
                        ./gomoku.sh run --help)
-  test                 deps (both sets); build and run every unit and
-                       integration test in build/, then again with
+  test                 deps (both sets); build (with -Werror) and run every
+                       unit and integration test in build/, then again with
                        AddressSanitizer + UndefinedBehaviorSanitizer in
                        build-asan/; the integration tests once more with
                        the server under valgrind; each libFuzzer target
@@ -297,13 +297,13 @@ run_tests()
 
 	header "build for tests ($BUILD_DIR/)"
 	configure_and_build "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DGOMOKU_TESTS=ON
+		-DGOMOKU_TESTS=ON -DGOMOKU_WERROR=ON
 	header "unit and integration tests ($BUILD_DIR/)"
 	run_ctest "$BUILD_DIR"
 
 	header "build with AddressSanitizer + UndefinedBehaviorSanitizer ($ASAN_DIR/)"
 	configure_and_build "$ASAN_DIR" -DCMAKE_BUILD_TYPE=Debug \
-		-DGOMOKU_SANITIZE=ON -DGOMOKU_TESTS=ON
+		-DGOMOKU_SANITIZE=ON -DGOMOKU_TESTS=ON -DGOMOKU_WERROR=ON
 	header "unit and integration tests under ASan + UBSan ($ASAN_DIR/)"
 	run_ctest "$ASAN_DIR" ASAN_OPTIONS=detect_leaks=1 \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

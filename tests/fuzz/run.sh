@@ -61,7 +61,7 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/gomoku-fuzz.XXXXXX") ||
 trap 'rm -rf "$scratch"' EXIT
 
 printf '==> building the fuzz targets in %s/\n' "$BUILD_DIR"
-CC=clang cmake -S . -B "$BUILD_DIR" -DGOMOKU_FUZZ=ON -DGOMOKU_TESTS=OFF \
+CC=clang cmake -S . -B "$BUILD_DIR" -DGOMOKU_FUZZ=ON -DGOMOKU_TESTS=OFF -DGOMOKU_WERROR=ON \
 	>"$scratch/configure.log" 2>&1 ||
 	{ cat "$scratch/configure.log"; die "cmake could not configure"; }
 cmake --build "$BUILD_DIR" -j "$(nproc)" \
