@@ -8,13 +8,18 @@
 
 set -eu
 
-# Debian packages, in one place. The build/run set builds and serves the
-# game; the test set adds the unit test framework and the integration test
-# runner. `run` and `build` need the first; `test` needs both.
+# Debian packages, in one place (the README points here; ./gomoku.sh help
+# prints them). The build/run set builds and serves the game; the test set
+# adds cmocka, Node and npm (the node --test suites), Chromium (the browser
+# tests), sqlite3 (the journal tests), valgrind, and clang with its
+# libFuzzer runtime (the fuzz build); the bench set is what the benchmark
+# adds. `run` and `build` need the first; `test` the first two; `bench`
+# the first and the last.
 RUN_PACKAGES="build-essential cmake pkg-config libwebsockets-dev \
 libwebsockets-evlib-uv libcjson-dev uuid-dev libsqlite3-dev ca-certificates"
 TEST_PACKAGES="libcmocka-dev nodejs npm chromium sqlite3 valgrind clang \
 libclang-rt-14-dev"
+BENCH_PACKAGES="jq nodejs npm"
 
 # The build directories: those of the configure presets default, asan and
 # fuzz of CMakePresets.json.
@@ -76,6 +81,7 @@ Commands:
 Debian packages:
   build/run: $RUN_PACKAGES
   test:      $TEST_PACKAGES
+  bench:     $BENCH_PACKAGES
 
 Runs from any directory. Installs with apt-get as root, or through sudo.
 EOF
@@ -350,7 +356,8 @@ bench)
 	deps run
 	# jq reads the load generator's JSON; Node and the test suite's npm
 	# packages run the engine players of the "ai" scenario.
-	install_packages jq nodejs npm
+	# shellcheck disable=SC2086
+	install_packages $BENCH_PACKAGES
 	install_npm_packages
 	exec tests/load/bench.sh "$@" ;;
 help|-h|--help)
