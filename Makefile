@@ -5,7 +5,9 @@
 #   make test           every test, plain and under ASan + UBSan
 #   make format         clang-format -i the C sources
 #   make format-check   fail when a C source is not formatted
-#   make clean          remove build/ and build-asan/
+#   make clean          remove the build directories (CMakePresets.json's
+#                       build/, build-asan/, build-bench/, build-fuzz/,
+#                       and tests/engine/bench.sh's build-bench-engine/)
 
 FORMAT_DIRS := core server tests/unit
 FORMAT_FILES = $(wildcard $(addsuffix /*.c,$(FORMAT_DIRS)) \
@@ -37,7 +39,7 @@ format-check:
 	$(if $(FORMAT_FILES),clang-format --dry-run --Werror --style=file $(FORMAT_FILES),@echo 'no C sources yet')
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-bench build-fuzz build-bench-engine
 
 help:
 	./gomoku.sh help

@@ -8,16 +8,28 @@
 
 set -eu
 
-# Debian packages, in one place. The build/run set builds and serves the
-# game; the test set adds the unit test framework and the integration test
-# runner. `run` and `build` need the first; `test` needs both.
+# Debian packages, in one place (the README points here; ./gomoku.sh help
+# prints them). The build/run set builds and serves the game; the test set
+# adds cmocka, Node and npm (the node --test suites), Chromium (the browser
+# tests), sqlite3 (the journal tests), valgrind, and clang with its
+# libFuzzer runtime (the fuzz build); the bench set is what the benchmark
+# adds. `run` and `build` need the first; `test` the first two; `bench`
+# the first and the last.
 RUN_PACKAGES="build-essential cmake pkg-config libwebsockets-dev \
 libwebsockets-evlib-uv libcjson-dev uuid-dev libsqlite3-dev ca-certificates"
 TEST_PACKAGES="libcmocka-dev nodejs npm chromium sqlite3 valgrind clang \
 libclang-rt-14-dev"
+BENCH_PACKAGES="jq nodejs npm"
 
+# The build directories: those of the configure presets default, asan and
+# fuzz of CMakePresets.json.
 BUILD_DIR=build
 ASAN_DIR=build-asan
+FUZZ_DIR=build-fuzz
+
+# The ctest labels (tests/CMakeLists.txt) with a stage of their own; the
+# first two stages run every other test.
+OWN_STAGE_LABELS='^(valgrind|fuzz|container)$'
 
 cd "$(dirname -- "$(readlink -f -- "$0")")"
 
@@ -46,17 +58,21 @@ Commands:
   deps [run|test|all]  install what is missing (default: all): Debian
                        packages, then the test suite's npm packages
   build                deps (run set), configure and build in build/
+                       (cmake --preset default)
   run [FLAGS...]       build, then start build/gomoku-server with FLAGS
                        (serves http://localhost:8080 by default; try
                        ./gomoku.sh run --help)
-  test                 deps (both sets); build and run every unit and
-                       integration test in build/, then again with
-                       AddressSanitizer + UndefinedBehaviorSanitizer in
-                       build-asan/; the integration tests once more with
-                       the server under valgrind; each libFuzzer target
-                       for 60 s; then build docker/Dockerfile with
-                       podman and test the image (GOMOKU_SKIP_CONTAINER=1
-                       skips that); ends with "test: N passed, M failed"
+  test                 deps (both sets); build in build/ with -Werror
+                       and run its tests with ctest (every label but
+                       valgrind, fuzz and container), then the same in
+                       build-asan/ with AddressSanitizer +
+                       UndefinedBehaviorSanitizer; then ctest -L valgrind
+                       (the integration suites with the server under
+                       valgrind); each libFuzzer target for 60 s
+                       (build-fuzz/, ctest -L fuzz); then ctest -L
+                       container: build docker/Dockerfile with podman
+                       and test the image (GOMOKU_SKIP_CONTAINER=1 skips
+                       that); ends with "test: N passed, M failed"
   bench                the load benchmark (tests/load/bench.sh, about 5
                        minutes): capacity, throughput, latency, churn,
                        and human latency beside 50 engine games
@@ -65,6 +81,7 @@ Commands:
 Debian packages:
   build/run: $RUN_PACKAGES
   test:      $TEST_PACKAGES
+  bench:     $BENCH_PACKAGES
 
 Runs from any directory. Installs with apt-get as root, or through sudo.
 EOF
@@ -170,14 +187,21 @@ deps()
 	esac
 }
 
-# Configures and builds in directory $1 with the extra cmake arguments that
-# follow.
+# Configures with the configure preset $1 of CMakePresets.json (and the
+# extra cmake arguments that follow) and builds its build preset; returns
+# non-zero, with a message, when either fails.
 configure_and_build()
 {
-	local dir=$1
+	local preset=$1
 	shift
-	cmake -S . -B "$dir" "$@" || die "cmake configure failed in $dir/"
-	cmake --build "$dir" -j"$(nproc)" || die "build failed in $dir/"
+	if ! cmake --preset "$preset" "$@"; then
+		say "gomoku.sh: cmake configure failed (preset $preset)" >&2
+		return 1
+	fi
+	if ! cmake --build --preset "$preset" -j"$(nproc)"; then
+		say "gomoku.sh: build failed (preset $preset)" >&2
+		return 1
+	fi
 }
 
 # ON when everything the tests need to configure is installed. The tests
@@ -196,8 +220,8 @@ build()
 {
 	deps run
 	header "build ($BUILD_DIR/)"
-	configure_and_build "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DGOMOKU_TESTS="$(tests_available)"
+	configure_and_build default -DGOMOKU_TESTS="$(tests_available)" ||
+		die "the build in $BUILD_DIR/ failed"
 }
 
 run()
@@ -216,16 +240,18 @@ FAILED=0
 CTEST_FAILED=0
 CONTAINER_SKIPPED=0
 
-# Runs ctest in directory $1 (any further arguments are VAR=value pairs for
-# its environment), echoing its output and adding the counts of its closing
-# "X% tests passed, Y tests failed out of Z" line to PASSED and FAILED.
+# Runs ctest in directory $1 with the further arguments (the labels to run:
+# -L or -LE REGEX; --verbose), echoing its output and adding the counts of
+# its closing "X% tests passed, Y tests failed out of Z" line to PASSED and
+# FAILED. Variables set for the call (VAR=value run_ctest ...) reach the
+# tests.
 run_ctest()
 {
 	local dir=$1 log status counts failed total
 	shift
 	log=$(mktemp)
 	set +e
-	env "$@" ctest --test-dir "$dir" --output-on-failure --no-tests=error \
+	ctest --test-dir "$dir" --output-on-failure --no-tests=error "$@" \
 		2>&1 | tee "$log"
 	status=${PIPESTATUS[0]}
 	set -e
@@ -247,72 +273,56 @@ run_ctest()
 	fi
 }
 
-# Runs one stage script, echoing its output, and adds the counts of its
-# closing "NAME: N passed, M failed" line to PASSED and FAILED. A stage
-# that prints no such line counts as one failure.
-#   $1: the stage's name in that line; the rest: the command.
-run_stage()
+# Counts a stage that could not run its tests (its build failed) as one
+# failure.
+stage_failed()
 {
-	local name=$1 log status counts
-	shift
-	log=$(mktemp)
-	set +e
-	"$@" 2>&1 | tee "$log"
-	status=${PIPESTATUS[0]}
-	set -e
-	counts=$(sed -n -E "s/^$name: ([0-9]+) passed, ([0-9]+) failed.*/\\1 \\2/p" \
-		"$log" | tail -n 1)
-	rm -f "$log"
-	if [ -z "$counts" ]; then
-		say "gomoku.sh: the $name stage printed no summary (exit $status)" >&2
-		FAILED=$((FAILED + 1))
-		CTEST_FAILED=1
-		return 0
-	fi
-	PASSED=$((PASSED + ${counts% *}))
-	FAILED=$((FAILED + ${counts#* }))
-	if [ "$status" -ne 0 ]; then
-		CTEST_FAILED=1
-	fi
+	FAILED=$((FAILED + 1))
+	CTEST_FAILED=1
 }
 
-# Builds docker/Dockerfile and tests the image (tests/container/test-image.sh
-# installs podman, buildah and debootstrap when missing).
+# Builds docker/Dockerfile and tests the image: the ctest test of label
+# container in build/ (tests/container/test-image.sh, which installs
+# podman, buildah and debootstrap when missing).
 # GOMOKU_SKIP_CONTAINER=1 skips it, loudly: for developers, never CI.
 run_container_test()
 {
-	header "container image (docker/Dockerfile, with podman)"
+	header "container image (docker/Dockerfile, with podman; ctest -L container)"
 	if [ "${GOMOKU_SKIP_CONTAINER:-}" = 1 ]; then
 		say "!!! SKIPPED: GOMOKU_SKIP_CONTAINER=1 is set, so the container"
 		say "!!! image was NOT built or tested. CI never sets it."
 		CONTAINER_SKIPPED=1
 		return 0
 	fi
-	run_stage container tests/container/test-image.sh
+	run_ctest "$BUILD_DIR" -L '^container$' --verbose
 }
 
 run_tests()
 {
 	deps all
 
-	header "build for tests ($BUILD_DIR/)"
-	configure_and_build "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DGOMOKU_TESTS=ON
-	header "unit and integration tests ($BUILD_DIR/)"
-	run_ctest "$BUILD_DIR"
+	header "build for tests ($BUILD_DIR/, -Werror)"
+	configure_and_build default -DGOMOKU_TESTS=ON ||
+		die "the build in $BUILD_DIR/ failed"
+	header "unit, engine, integration, web unit and browser tests ($BUILD_DIR/)"
+	run_ctest "$BUILD_DIR" -LE "$OWN_STAGE_LABELS"
 
-	header "build with AddressSanitizer + UndefinedBehaviorSanitizer ($ASAN_DIR/)"
-	configure_and_build "$ASAN_DIR" -DCMAKE_BUILD_TYPE=Debug \
-		-DGOMOKU_SANITIZE=ON -DGOMOKU_TESTS=ON
-	header "unit and integration tests under ASan + UBSan ($ASAN_DIR/)"
-	run_ctest "$ASAN_DIR" ASAN_OPTIONS=detect_leaks=1 \
-		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+	header "build with AddressSanitizer + UndefinedBehaviorSanitizer ($ASAN_DIR/, -Werror)"
+	configure_and_build asan ||
+		die "the build in $ASAN_DIR/ failed"
+	header "the same tests under ASan + UBSan ($ASAN_DIR/)"
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		run_ctest "$ASAN_DIR" -LE "$OWN_STAGE_LABELS"
 
-	header "integration tests with the server under valgrind"
-	run_stage valgrind tests/valgrind/run.sh
+	header "test_ai_external and the integration suites with valgrind ($BUILD_DIR/, ctest -L valgrind)"
+	run_ctest "$BUILD_DIR" -L '^valgrind$'
 
-	header "fuzzing core/ with libFuzzer (60 s per target)"
-	run_stage fuzz tests/fuzz/run.sh 60
+	header "fuzzing core/ with libFuzzer, 60 s per target ($FUZZ_DIR/, ctest -L fuzz)"
+	if configure_and_build fuzz; then
+		GOMOKU_FUZZ_SECONDS=60 run_ctest "$FUZZ_DIR" -L '^fuzz$' --verbose
+	else
+		stage_failed
+	fi
 
 	run_container_test
 
@@ -346,7 +356,8 @@ bench)
 	deps run
 	# jq reads the load generator's JSON; Node and the test suite's npm
 	# packages run the engine players of the "ai" scenario.
-	install_packages jq nodejs npm
+	# shellcheck disable=SC2086
+	install_packages $BENCH_PACKAGES
 	install_npm_packages
 	exec tests/load/bench.sh "$@" ;;
 help|-h|--help)

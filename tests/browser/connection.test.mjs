@@ -7,14 +7,11 @@
 // networks), or the other way round, a test loads the page through a TCP
 // proxy (lib/proxy.mjs) and cuts one side of the connection.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer } from '../integration/lib/server.mjs';
-import { connectPlayer, closeAllClients } from '../integration/lib/client.mjs';
-import {
-	launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves, boardAfter, WAIT_MS,
-} from './lib/browser.mjs';
+import { connectPlayer } from '../integration/lib/client.mjs';
+import { useBrowser, matchPlayers, playMoves, boardAfter, WAIT_MS } from './lib/browser.mjs';
 import { startProxy } from './lib/proxy.mjs';
 import { testTimeout } from '../integration/lib/time.mjs';
 
@@ -74,34 +71,20 @@ async function assertLiveBoardsWere(player, board, when) {
 }
 
 describe('leaving, reloading and reconnecting', () => {
-	let server;
-	let browser;
 	let proxy;
-	const players = [];
 
-	before(async () => {
-		// What these tests expect of a dropped socket is this server's
-		// default; the flag keeps them true if the default changes.
-		server = await startServer({ args: ['--reconnect-grace', '0'] });
-		browser = await launchBrowser();
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		await closePlayers(players);
-		await proxy?.close();
-		proxy = null;
-		await server.settle();
-	});
-	after(async () => {
-		await browser?.close();
-		await server?.stop();
+	// What these tests expect of a dropped socket is this server's
+	// default; the flag keeps them true if the default changes.
+	const { server, openPlayer } = useBrowser({ args: ['--reconnect-grace', '0'] }, {
+		afterPlayers: async () => {
+			await proxy?.close();
+			proxy = null;
+		},
 	});
 
 	it('tells the other player that the opponent left when a page closes mid-game', T, async () => {
-		const stays = await openPlayer(browser, server, { label: 'player who stays' });
-		players.push(stays);
-		const leaves = await openPlayer(browser, server, { device: 'phone', label: 'player who leaves' });
-		players.push(leaves);
+		const stays = await openPlayer({ label: 'player who stays' });
+		const leaves = await openPlayer({ device: 'phone', label: 'player who leaves' });
 		const pair = await matchPlayers(stays, leaves);
 		await playMoves(pair, OPENING.slice(0, 3));
 
@@ -118,10 +101,8 @@ describe('leaving, reloading and reconnecting', () => {
 	});
 
 	it('tells the winner that the loser left after the game ended', T, async () => {
-		const one = await openPlayer(browser, server, { label: 'player one' });
-		players.push(one);
-		const two = await openPlayer(browser, server, { label: 'player two' });
-		players.push(two);
+		const one = await openPlayer({ label: 'player one' });
+		const two = await openPlayer({ label: 'player two' });
 		const pair = await matchPlayers(one, two);
 		await playMoves(pair, [...OPENING, ...TO_FIVE]);
 		await pair.front.waitFor({ state: 'over', result: 'win' });
@@ -135,10 +116,8 @@ describe('leaving, reloading and reconnecting', () => {
 	});
 
 	it('after a reload mid-game shows the game the server kept, or says it is lost, never a wrong board', T, async () => {
-		const reloads = await openPlayer(browser, server, { device: 'phone', label: 'player who reloads' });
-		players.push(reloads);
-		const stays = await openPlayer(browser, server, { label: 'player who stays' });
-		players.push(stays);
+		const reloads = await openPlayer({ device: 'phone', label: 'player who reloads' });
+		const stays = await openPlayer({ label: 'player who stays' });
 		const pair = await matchPlayers(reloads, stays);
 		await playMoves(pair, OPENING);
 		const board = boardAfter(OPENING);
@@ -166,10 +145,8 @@ describe('leaving, reloading and reconnecting', () => {
 
 	it('resumes the seat after a reload when the server still holds it, and plays on', T, async () => {
 		proxy = await startProxy(server.port);
-		const reloads = await openPlayer(browser, server, { label: 'player who reloads', url: proxy.httpUrl });
-		players.push(reloads);
-		const stays = await openPlayer(browser, server, { device: 'phone', label: 'player who stays' });
-		players.push(stays);
+		const reloads = await openPlayer({ label: 'player who reloads', url: proxy.httpUrl });
+		const stays = await openPlayer({ device: 'phone', label: 'player who stays' });
 		const pair = await matchPlayers(reloads, stays);
 		await playMoves(pair, OPENING);
 		const role = await reloads.app('role');
@@ -196,10 +173,8 @@ describe('leaving, reloading and reconnecting', () => {
 
 	it('reconnects after the socket drops and takes the seat back', T, async () => {
 		proxy = await startProxy(server.port);
-		const drops = await openPlayer(browser, server, { device: 'phone', label: 'player whose socket drops', url: proxy.httpUrl });
-		players.push(drops);
-		const stays = await openPlayer(browser, server, { label: 'player who stays' });
-		players.push(stays);
+		const drops = await openPlayer({ device: 'phone', label: 'player whose socket drops', url: proxy.httpUrl });
+		const stays = await openPlayer({ label: 'player who stays' });
 		const pair = await matchPlayers(drops, stays);
 		await playMoves(pair, OPENING.slice(0, 3));
 
@@ -217,10 +192,8 @@ describe('leaving, reloading and reconnecting', () => {
 
 	it('says the game is lost when the server ended it while the socket was down', T, async () => {
 		proxy = await startProxy(server.port);
-		const drops = await openPlayer(browser, server, { label: 'player whose socket drops', url: proxy.httpUrl });
-		players.push(drops);
-		const stays = await openPlayer(browser, server, { label: 'player who stays' });
-		players.push(stays);
+		const drops = await openPlayer({ label: 'player whose socket drops', url: proxy.httpUrl });
+		const stays = await openPlayer({ label: 'player who stays' });
 		const pair = await matchPlayers(drops, stays);
 		await playMoves(pair, OPENING.slice(0, 2));
 
@@ -241,10 +214,8 @@ describe('leaving, reloading and reconnecting', () => {
 	});
 
 	it('stops and says so when another tab takes the seat (close 4001), then plays again as a new player', T, async () => {
-		const one = await openPlayer(browser, server, { label: 'player one' });
-		players.push(one);
-		const two = await openPlayer(browser, server, { label: 'player two' });
-		players.push(two);
+		const one = await openPlayer({ label: 'player one' });
+		const two = await openPlayer({ label: 'player two' });
 		const pair = await matchPlayers(one, two);
 		await playMoves(pair, OPENING.slice(0, 1));
 

@@ -5,13 +5,10 @@
 // playing and end states on both sizes go to tests/artifacts/ (the
 // searching ones come from page.test.mjs).
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer } from '../integration/lib/server.mjs';
-import {
-	launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves, boardAfter,
-} from './lib/browser.mjs';
+import { useBrowser, matchPlayers, playMoves, boardAfter } from './lib/browser.mjs';
 import { testTimeout } from '../integration/lib/time.mjs';
 
 const T = testTimeout(90_000);
@@ -34,28 +31,11 @@ const GAME = [
 const FIVE = '4,4 5,5 6,6 7,7 8,8';
 
 describe('a whole game in the browser', () => {
-	let server;
-	let browser;
-	const players = [];
-
-	before(async () => {
-		server = await startServer();
-		browser = await launchBrowser();
-	});
-	afterEach(async () => {
-		await closePlayers(players);
-		await server.settle();
-	});
-	after(async () => {
-		await browser?.close();
-		await server?.stop();
-	});
+	const { server, openPlayer } = useBrowser();
 
 	it('matches two players, plays to five by clicking and tapping, shows the result and the five, and lets the loser search again', T, async () => {
-		const desktop = await openPlayer(browser, server, { device: 'desktop', label: 'desktop player' });
-		players.push(desktop);
-		const phone = await openPlayer(browser, server, { device: 'phone', label: 'phone player' });
-		players.push(phone);
+		const desktop = await openPlayer({ device: 'desktop', label: 'desktop player' });
+		const phone = await openPlayer({ device: 'phone', label: 'phone player' });
 
 		for (const player of [desktop, phone]) {
 			assert.equal(await player.app('state'), 'idle');
@@ -136,8 +116,7 @@ describe('a whole game in the browser', () => {
 	});
 
 	it('cancels a search, and finds an opponent again afterwards', T, async () => {
-		const first = await openPlayer(browser, server, { label: 'first player' });
-		players.push(first);
+		const first = await openPlayer({ label: 'first player' });
 		await first.page.click('#main');
 		await first.waitFor({ state: 'searching', link: 'open' });
 		await first.page.click('#cancel');
@@ -145,16 +124,13 @@ describe('a whole game in the browser', () => {
 		assert.equal(await first.page.isVisible('#cancel'), false);
 		await server.settle();
 
-		const second = await openPlayer(browser, server, { label: 'second player' });
-		players.push(second);
+		const second = await openPlayer({ label: 'second player' });
 		await matchPlayers(first, second);
 	});
 
 	it('shows both names, remembers the name, and leaves names out when none is given', T, async () => {
-		const ada = await openPlayer(browser, server, { label: 'Ada' });
-		players.push(ada);
-		const anon = await openPlayer(browser, server, { device: 'phone', label: 'anonymous' });
-		players.push(anon);
+		const ada = await openPlayer({ label: 'Ada' });
+		const anon = await openPlayer({ device: 'phone', label: 'anonymous' });
 		await ada.page.fill('#name', '  Ada Lovelace  ');
 		await ada.page.locator('#name').blur();
 		assert.equal(await ada.page.inputValue('#name'), 'Ada Lovelace');

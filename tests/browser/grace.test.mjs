@@ -3,11 +3,10 @@
 // player sees the countdown; a reload takes the seat back and plays on; a
 // page that never comes back loses by forfeit when the grace runs out.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer } from '../integration/lib/server.mjs';
-import { launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves, boardAfter } from './lib/browser.mjs';
+import { useBrowser, matchPlayers, playMoves, boardAfter } from './lib/browser.mjs';
 import { testTimeout } from '../integration/lib/time.mjs';
 
 const T = testTimeout(60_000);
@@ -34,28 +33,12 @@ function noteMatches(player, pattern) {
 }
 
 describe('the reconnect grace', () => {
-	let server;
-	let browser;
-	const players = [];
-
-	before(async () => {
-		server = await startServer({ args: ['--reconnect-grace', String(GRACE_S)] });
-		browser = await launchBrowser();
-	});
-	afterEach(async () => {
-		await closePlayers(players);
-		await server.settle({ timeoutMs: (GRACE_S + 5) * 1000 });
-	});
-	after(async () => {
-		await browser?.close();
-		await server?.stop();
-	});
+	const { openPlayer } = useBrowser({ args: ['--reconnect-grace', String(GRACE_S)] },
+		{ settleTimeoutMs: (GRACE_S + 5) * 1000 });
 
 	it('keeps the seat through a reload: the page plays on, the opponent sees it away and back', T, async () => {
-		const reloads = await openPlayer(browser, server, { device: 'phone', label: 'player who reloads' });
-		players.push(reloads);
-		const stays = await openPlayer(browser, server, { label: 'player who stays' });
-		players.push(stays);
+		const reloads = await openPlayer({ device: 'phone', label: 'player who reloads' });
+		const stays = await openPlayer({ label: 'player who stays' });
 		const pair = await matchPlayers(reloads, stays);
 		await playMoves(pair, OPENING);
 		const role = await reloads.app('role');
@@ -72,10 +55,8 @@ describe('the reconnect grace', () => {
 	});
 
 	it('counts down while the opponent is away, and ends the game when the grace runs out', T, async () => {
-		const leaves = await openPlayer(browser, server, { label: 'player who leaves' });
-		players.push(leaves);
-		const stays = await openPlayer(browser, server, { device: 'phone', label: 'player who stays' });
-		players.push(stays);
+		const leaves = await openPlayer({ label: 'player who leaves' });
+		const stays = await openPlayer({ device: 'phone', label: 'player who stays' });
 		const pair = await matchPlayers(leaves, stays);
 		await playMoves(pair, OPENING);
 

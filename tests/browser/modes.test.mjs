@@ -5,11 +5,10 @@
 // page's language. Screenshots of the start screen with its choices and
 // of a game against the computer, on both sizes, go to tests/artifacts/.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer } from '../integration/lib/server.mjs';
-import { launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves, boardAfter, WAIT_MS } from './lib/browser.mjs';
+import { useBrowser, matchPlayers, playMoves, boardAfter, WAIT_MS } from './lib/browser.mjs';
 import { testTimeout } from '../integration/lib/time.mjs';
 
 const T = testTimeout(120_000);
@@ -93,27 +92,11 @@ async function waitForMyTurnOrEnd(player) {
 }
 
 describe('game modes', () => {
-	let server;
-	let browser;
-	const players = [];
-
-	before(async () => {
-		server = await startServer();
-		browser = await launchBrowser();
-	});
-	afterEach(async () => {
-		await closePlayers(players);
-		await server.settle();
-	});
-	after(async () => {
-		await browser?.close();
-		await server?.stop();
-	});
+	const { server, openPlayer } = useBrowser();
 
 	it('shows the mode choice on the start screen, the level only for vs Computer, and remembers both', T, async () => {
 		for (const device of ['desktop', 'phone']) {
-			const player = await openPlayer(browser, server, { device, label: `${device} player` });
-			players.push(player);
+			const player = await openPlayer({ device, label: `${device} player` });
 			assert.equal(await player.page.getAttribute('#mode [data-mode="online"]', 'aria-pressed'), 'true',
 				'expected Online chosen on a first visit');
 			assert.equal(await player.page.isVisible('#level'), false, 'expected no level choice for Online');
@@ -155,8 +138,7 @@ describe('game modes', () => {
 	});
 
 	it('plays two players on one screen to a win, with undo and redo, and never opens a socket', T, async () => {
-		const player = await openPlayer(browser, server, { label: 'hot-seat players' });
-		players.push(player);
+		const player = await openPlayer({ label: 'hot-seat players' });
 		await player.page.click('#mode [data-mode="local"]');
 		assert.equal(await player.text('#status'), 'Two players, one screen: press “Start game”.');
 		await player.page.click('#main');
@@ -246,8 +228,7 @@ describe('game modes', () => {
 
 	for (const device of ['desktop', 'phone']) {
 		it(`plays the computer to the end, with an Undo and a Redo that change the board (${device})`, T, async () => {
-			const player = await openPlayer(browser, server, { device, label: `${device} player against the computer` });
-			players.push(player);
+			const player = await openPlayer({ device, label: `${device} player against the computer` });
 			const urls = [];
 			player.page.on('websocket', (socket) => urls.push(socket.url()));
 			await player.pressButton('#mode [data-mode="ai"]');
@@ -325,54 +306,38 @@ describe('game modes', () => {
 		});
 	}
 
-	it('names the computer in the page\'s language from its level, with or without the name the server gives it', T, async () => {
-		for (const dropName of [false, true]) {
-			// The page's socket goes through a route that passes every
-			// message on and notes the engine's role; with dropName, the
-			// role goes on without the engine's name (the form a later
-			// server sends: {ai: true, level}).
-			const opponents = [];
-			const player = await openPlayer(browser, server, {
-				locale: 'zh-CN',
-				label: `Chinese player against the computer, ${dropName ? 'no name in the role' : 'the server\'s role'}`,
-				routeSockets: (ws) => {
-					const serverSide = ws.connectToServer();
-					serverSide.onMessage((message) => {
-						const role = typeof message === 'string' && message.includes('"role"') ? JSON.parse(message) : null;
-						if (role?.type === 'role' && role.opponent) {
-							opponents.push({ ...role.opponent });
-							if (dropName) {
-								delete role.opponent.name;
-								message = JSON.stringify(role);
-							}
-						}
-						ws.send(message);
-					});
-				},
-			});
-			players.push(player);
-			await player.pressButton('#mode [data-mode="ai"]');
-			await player.pressButton('#level [data-level="easy"]');
-			await player.pressButton('#main');
-			await player.waitFor({ state: 'playing', kind: 'ai', live: 'true' });
-			assert.equal(opponents.length, 1, 'expected one role');
-			assert.deepEqual([opponents[0].ai, opponents[0].level], [true, 'easy']);
-			assert.equal(await player.text('#opponent .name'), '电脑（简单）',
-				`expected the computer named in Chinese, the server sent ${JSON.stringify(opponents[0])}`);
-			assert.match(await player.text('#opponent .role'), / · 简单$/);
-			await player.pressButton('#lang');
-			await player.waitFor({ lang: 'en' });
-			assert.equal(await player.text('#opponent .name'), 'Computer (easy)');
-			await closePlayers(players);
-			await server.settle();
-		}
+	it('names the computer in the page\'s language from its level, the only thing the server says of it', T, async () => {
+		// The page's socket goes through a route that passes every message
+		// on and notes the roles the server sends.
+		const opponents = [];
+		const player = await openPlayer({
+			locale: 'zh-CN',
+			label: 'Chinese player against the computer',
+			routeSockets: (ws) => {
+				const serverSide = ws.connectToServer();
+				serverSide.onMessage((message) => {
+					const role = typeof message === 'string' && message.includes('"role"') ? JSON.parse(message) : null;
+					if (role?.type === 'role' && role.opponent)
+						opponents.push(role.opponent);
+					ws.send(message);
+				});
+			},
+		});
+		await player.pressButton('#mode [data-mode="ai"]');
+		await player.pressButton('#level [data-level="easy"]');
+		await player.pressButton('#main');
+		await player.waitFor({ state: 'playing', kind: 'ai', live: 'true' });
+		assert.deepEqual(opponents, [{ ai: true, level: 'easy' }], 'expected one role naming no one');
+		assert.equal(await player.text('#opponent .name'), '电脑（简单）');
+		assert.match(await player.text('#opponent .role'), / · 简单$/);
+		await player.pressButton('#lang');
+		await player.waitFor({ lang: 'en' });
+		assert.equal(await player.text('#opponent .name'), 'Computer (easy)');
 	});
 
 	it('asks the opponent for a takeback online: declined once, then the other player\'s accepted', T, async () => {
-		const one = await openPlayer(browser, server, { label: 'player one' });
-		players.push(one);
-		const two = await openPlayer(browser, server, { device: 'phone', label: 'player two' });
-		players.push(two);
+		const one = await openPlayer({ label: 'player one' });
+		const two = await openPlayer({ device: 'phone', label: 'player two' });
 		const pair = await matchPlayers(one, two);
 		const { front, back } = pair;
 		for (const player of [front, back]) {

@@ -4,11 +4,10 @@
 // remembers the mute switch, and shows the preview stone only on the
 // player's turn.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer } from '../integration/lib/server.mjs';
-import { launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves } from './lib/browser.mjs';
+import { useBrowser, matchPlayers, playMoves } from './lib/browser.mjs';
 import { testTimeout } from '../integration/lib/time.mjs';
 
 const T = testTimeout(60_000);
@@ -18,26 +17,10 @@ function canvasPixels(player) {
 }
 
 describe('the page', () => {
-	let server;
-	let browser;
-	const players = [];
-
-	before(async () => {
-		server = await startServer();
-		browser = await launchBrowser();
-	});
-	afterEach(async () => {
-		await closePlayers(players);
-		await server.settle();
-	});
-	after(async () => {
-		await browser?.close();
-		await server?.stop();
-	});
+	const { server, openPlayer } = useBrowser();
 
 	it('loads under the server\'s Content-Security-Policy with every file found and no console error', T, async () => {
-		const player = await openPlayer(browser, server, { label: 'player' });
-		players.push(player);
+		const player = await openPlayer({ label: 'player' });
 		const responses = [];
 		player.page.on('response', (response) => responses.push(response));
 		await player.page.reload();
@@ -59,8 +42,7 @@ describe('the page', () => {
 
 	for (const device of ['desktop', 'phone']) {
 		it(`fits the board to the viewport, sharp at the device's pixel ratio (${device})`, T, async () => {
-			const player = await openPlayer(browser, server, { device, label: `${device} player` });
-			players.push(player);
+			const player = await openPlayer({ device, label: `${device} player` });
 			await player.assertFits('idle');
 			const sharp = await player.page.evaluate(() => {
 				const canvas = document.getElementById('board');
@@ -93,8 +75,7 @@ describe('the page', () => {
 	}
 
 	it('speaks Chinese to a Chinese browser, and the toggle switches and is remembered', T, async () => {
-		const player = await openPlayer(browser, server, { device: 'phone', locale: 'zh-CN', label: 'Chinese player' });
-		players.push(player);
+		const player = await openPlayer({ device: 'phone', locale: 'zh-CN', label: 'Chinese player' });
 		assert.equal(await player.app('lang'), 'zh');
 		assert.equal(await player.page.getAttribute('html', 'lang'), 'zh-CN');
 		assert.equal(await player.text('#main-text'), '寻找对手');
@@ -108,8 +89,7 @@ describe('the page', () => {
 		await player.waitFor({ lang: 'en' });
 		assert.equal(await player.text('#main-text'), 'Find opponent', 'expected the choice to be remembered');
 
-		const english = await openPlayer(browser, server, { label: 'English player' });
-		players.push(english);
+		const english = await openPlayer({ label: 'English player' });
 		assert.equal(await english.app('lang'), 'en');
 		await english.page.click('#lang');
 		await english.waitFor({ lang: 'zh' });
@@ -120,8 +100,7 @@ describe('the page', () => {
 	});
 
 	it('remembers the mute switch', T, async () => {
-		const player = await openPlayer(browser, server, { label: 'player' });
-		players.push(player);
+		const player = await openPlayer({ label: 'player' });
 		assert.equal(await player.app('muted'), 'false');
 		await player.page.click('#mute');
 		await player.waitFor({ muted: 'true' });
@@ -133,10 +112,8 @@ describe('the page', () => {
 	});
 
 	it('shows the preview stone under the pointer on the player\'s turn only, snapped and hidden off the board', T, async () => {
-		const one = await openPlayer(browser, server, { label: 'player one' });
-		players.push(one);
-		const two = await openPlayer(browser, server, { label: 'player two' });
-		players.push(two);
+		const one = await openPlayer({ label: 'player one' });
+		const two = await openPlayer({ label: 'player two' });
 		const { front, back } = await matchPlayers(one, two);
 		const box = await front.page.locator('#board').boundingBox();
 		const centre = await front.pointOf(7, 7);

@@ -4,13 +4,10 @@
 // keyboard plays, and an error from the server is a toast that leaves the
 // board as it was.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer } from '../integration/lib/server.mjs';
-import {
-	launchBrowser, openPlayer, closePlayers, matchPlayers, playMoves, boardAfter,
-} from './lib/browser.mjs';
+import { useBrowser, matchPlayers, playMoves, boardAfter } from './lib/browser.mjs';
 import { testTimeout } from '../integration/lib/time.mjs';
 
 const T = testTimeout(60_000);
@@ -21,29 +18,12 @@ function canvasPixels(player) {
 }
 
 describe('clicks that do nothing', () => {
-	let server;
-	let browser;
-	const players = [];
-
-	before(async () => {
-		server = await startServer();
-		browser = await launchBrowser();
-	});
-	afterEach(async () => {
-		await closePlayers(players);
-		await server.settle();
-	});
-	after(async () => {
-		await browser?.close();
-		await server?.stop();
-	});
+	const { server, openPlayer } = useBrowser();
 
 	for (const device of ['desktop', 'phone']) {
 		it(`sends nothing and changes nothing for a click out of turn, on an occupied point or off the board (${device})`, T, async () => {
-			const one = await openPlayer(browser, server, { device, label: `${device} player one` });
-			players.push(one);
-			const two = await openPlayer(browser, server, { device, label: `${device} player two` });
-			players.push(two);
+			const one = await openPlayer({ device, label: `${device} player one` });
+			const two = await openPlayer({ device, label: `${device} player two` });
 			const { front, back } = await matchPlayers(one, two);
 
 			// Out of turn: white clicks first. Its page sends nothing; when
@@ -92,10 +72,8 @@ describe('clicks that do nothing', () => {
 	}
 
 	it('plays with the keyboard: arrow keys move a cursor, Enter and Space place', T, async () => {
-		const one = await openPlayer(browser, server, { label: 'player one' });
-		players.push(one);
-		const two = await openPlayer(browser, server, { label: 'player two' });
-		players.push(two);
+		const one = await openPlayer({ label: 'player one' });
+		const two = await openPlayer({ label: 'player two' });
 		const { front, back } = await matchPlayers(one, two);
 
 		// The first arrow shows the cursor in the centre, where Enter plays.
@@ -134,16 +112,14 @@ describe('clicks that do nothing', () => {
 		// The page's socket goes through a route that passes everything on
 		// and lets the test add a message of its own from the "server".
 		let pageSide = null;
-		const one = await openPlayer(browser, server, {
+		const one = await openPlayer({
 			label: 'routed player',
 			routeSockets: (ws) => {
 				pageSide = ws;
 				ws.connectToServer();
 			},
 		});
-		players.push(one);
-		const two = await openPlayer(browser, server, { label: 'other player' });
-		players.push(two);
+		const two = await openPlayer({ label: 'other player' });
 		const { front, back } = await matchPlayers(one, two);
 		await playMoves({ front, back }, [{ role: 'front', x: 7, y: 7 }]);
 		const board = await one.board();

@@ -6,11 +6,11 @@
 // forfeit; stopping with engine games going on, and a restart, which
 // engine games do not survive.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 
-import { startServer, stopAll } from './lib/server.mjs';
+import { useServer, startServer, stopAll } from './lib/server.mjs';
 import {
 	connectPlayer, connectWaiting, connectPair, closeAllClients, sendTogether, uuid, otherRole,
 	UUID_PATTERN,
@@ -19,7 +19,7 @@ import { playMoves, winningScript } from './lib/game.mjs';
 import { sleep, rejoin, getGame, RestartableServer } from './lib/resume.mjs';
 import { parseMetrics, fetchMetric, pollUntil, childPids } from './lib/observe.mjs';
 import {
-	LEVELS, pbrainBin, fixturePath, engineOpponent, connectAi, connectAiAs, assertNoUidLeak,
+	LEVELS, pbrainBin, fakeEnginePath, engineOpponent, connectAi, connectAiAs, assertNoUidLeak,
 	Position, naiveCell, expectEngineMove, playerMove, playToTheEnd,
 } from './lib/ai.mjs';
 import { testTimeout, scaled } from './lib/time.mjs';
@@ -68,22 +68,8 @@ function waitForNoChildren(server, timeoutMs = scaled(5000)) {
 }
 
 describe('playing the computer', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer({
-			args: ['--ai-ms', String(AI_MS), '--reconnect-grace', String(GRACE)],
-		});
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		await server.settle({ timeoutMs: GRACE * 1000 + 5000 });
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	const server = useServer({ args: ['--ai-ms', String(AI_MS), '--reconnect-grace', String(GRACE)] },
+		{ settleTimeoutMs: GRACE * 1000 + 5000 });
 
 	const UPDATES = { easy: 'move', medium: undefined, hard: 'move' };
 	for (const level of LEVELS) {
@@ -325,20 +311,7 @@ describe('playing the computer', () => {
 });
 
 describe('engine metrics', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer({ args: ['--ai-ms', String(AI_MS)] });
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		await server.settle();
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	const server = useServer({ args: ['--ai-ms', String(AI_MS)] });
 
 	it('counts engine games and every engine move in the gomoku_ai_move_seconds histogram', T, async () => {
 		const metrics = async () => {
@@ -389,21 +362,10 @@ describe('engine metrics', () => {
 });
 
 describe('--ai-fill-after', () => {
-	let server; // --ai-fill-after 1 --ai-fill-level easy
-	const servers = [];
+	const server = useServer({ args: ['--ai-fill-after', '1', '--ai-fill-level', 'easy', '--ai-ms', String(AI_MS)] });
+	const servers = []; // started by a test
 
-	before(async () => {
-		server = await startServer({
-			args: ['--ai-fill-after', '1', '--ai-fill-level', 'easy', '--ai-ms', String(AI_MS)],
-		});
-		servers.push(server);
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		await server.settle();
-	});
 	after(async () => {
-		await closeAllClients();
 		await stopAll(servers.splice(0));
 	});
 
@@ -454,20 +416,10 @@ describe('--ai-fill-after', () => {
 });
 
 describe('--ai-engine pbrain-gomoku', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer({ args: ['--ai-engine', pbrainBin, '--ai-ms', String(AI_MS)] });
-	});
+	const server = useServer({ args: ['--ai-engine', pbrainBin, '--ai-ms', String(AI_MS)] });
+	// After useServer()'s afterEach: once the lobby is empty.
 	afterEach(async () => {
-		await closeAllClients();
-		await server.settle();
 		await waitForNoChildren(server);
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
 	});
 
 	it('plays a whole game through the external engine, one process for the game', T, async () => {
@@ -523,18 +475,8 @@ const FAILING_ENGINES = {
 
 describe('--ai-engine that fails', () => {
 	const servers = {};
-
-	before(async () => {
-		for (const [how, file] of Object.entries(FAILING_ENGINES))
-			servers[how] = await startServer({ args: ['--ai-engine', fixturePath(file), '--ai-ms', String(AI_MS)] });
-	});
-	afterEach(async () => {
-		await closeAllClients();
-	});
-	after(async () => {
-		await closeAllClients();
-		await stopAll(Object.values(servers));
-	});
+	for (const [how, file] of Object.entries(FAILING_ENGINES))
+		servers[how] = useServer({ args: ['--ai-engine', fakeEnginePath(file), '--ai-ms', String(AI_MS)] }, { settle: false });
 
 	// A silent engine has --ai-ms and a margin of a second to answer.
 	const FORFEIT_BOUND_MS = AI_MS + 1000 + scaled(3000);
@@ -612,7 +554,7 @@ describe('stopping with engine games going on', () => {
 		await expectEngineMove(player, position, { startedAt: sentAt, boundMs: BOUND_MS });
 		// A silent engine is asked for a move it never gives.
 		const silent = await startServer({
-			args: ['--ai-engine', fixturePath('engine-silent-on-board.sh'), '--ai-ms', '60000'],
+			args: ['--ai-engine', fakeEnginePath('engine-silent-on-board.sh'), '--ai-ms', '60000'],
 		});
 		const waiting = await connectAiAs(silent, 'front', { level: 'easy' });
 		const engines = [];

@@ -4,12 +4,12 @@
 // after each of its own moves, takes its turn from board.role, and shows
 // winner and disconnect. With --board-size 16 a whole game must work.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 
-import { startServer, HOST } from './lib/server.mjs';
-import { Client, connectPair, connectWaiting, closeAllClients, uuid, playerUrl } from './lib/client.mjs';
+import { useServer, HOST } from './lib/server.mjs';
+import { Client, connectPair, connectWaiting, uuid, playerUrl } from './lib/client.mjs';
 import { winningScript, expectWinner, playMoves } from './lib/game.mjs';
 import { testTimeout } from './lib/time.mjs';
 
@@ -123,7 +123,6 @@ function legacyUrl(server, uid) {
 }
 
 describe('compatibility with the original browser client', () => {
-	let server;
 	const legacyClients = [];
 
 	function legacy(...args) {
@@ -132,18 +131,8 @@ describe('compatibility with the original browser client', () => {
 		return client;
 	}
 
-	before(async () => {
-		server = await startServer({ args: ['--board-size', String(LEGACY_SIZE)] });
-	});
-	afterEach(async () => {
-		await Promise.all(legacyClients.splice(0).map((client) => client.close()));
-		await closeAllClients();
-		await server.settle();
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
+	const server = useServer({ args: ['--board-size', String(LEGACY_SIZE)] }, {
+		closeFirst: () => Promise.all(legacyClients.splice(0).map((client) => client.close())),
 	});
 
 	for (const winnerRole of ['front', 'back']) {

@@ -2,13 +2,11 @@
 // during and after a game; and a seat taken over by a newer connection
 // with the same uid.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer } from './lib/server.mjs';
-import {
-	connectPlayer, connectWaiting, connectPair, closeAllClients, uuid, otherRole,
-} from './lib/client.mjs';
+import { useServer } from './lib/server.mjs';
+import { connectPlayer, connectWaiting, connectPair, uuid, otherRole } from './lib/client.mjs';
 import { winningScript, playMoves, expectWinner, assertBoard } from './lib/game.mjs';
 import { testTimeout } from './lib/time.mjs';
 
@@ -28,20 +26,7 @@ function assertDisconnect(message, who) {
 }
 
 describe('disconnect', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer();
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		await server.settle();
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	const server = useServer();
 
 	for (const how of ['clean', 'abrupt']) {
 		for (const leaver of ['front', 'back']) {
@@ -95,20 +80,7 @@ describe('disconnect', () => {
 });
 
 describe('a seat taken over by the same uid', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer();
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		await server.settle();
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	const server = useServer();
 
 	for (const who of ['front', 'back']) {
 		it(`closes the old connection with 4001 and resumes ${who}'s seat, board included, on the new one`, T, async () => {

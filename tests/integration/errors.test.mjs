@@ -1,11 +1,11 @@
 // Refused requests: every error code, sent to the requester only, changing
 // nothing, and the game going on correctly afterwards.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer } from './lib/server.mjs';
-import { connectPlayer, connectWaiting, connectPair, closeAllClients, uuid } from './lib/client.mjs';
+import { useServer } from './lib/server.mjs';
+import { connectPlayer, connectWaiting, connectPair, uuid } from './lib/client.mjs';
 import { winningScript, playMoves, expectWinner, emptyContent, withStone } from './lib/game.mjs';
 import { testTimeout } from './lib/time.mjs';
 
@@ -40,20 +40,7 @@ async function expectRefused(sender, other, code, requests) {
 }
 
 describe('errors', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer();
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		await server.settle();
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	const server = useServer();
 
 	/**
 	 * Matches a pair, plays the first `count` moves of a front win, and

@@ -6,10 +6,10 @@
 // requests and other protocols' upgrades. After every case the server
 // still answers /healthz, and after every test a normal pair can play.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer } from './lib/server.mjs';
+import { useServer } from './lib/server.mjs';
 import { connectPair, connectPlayer, closeAllClients, uuid } from './lib/client.mjs';
 import { playMoves, withStone, emptyContent } from './lib/game.mjs';
 import { RawSocket, openRawWs, encodeFrame, closePayload, randomKey, upgradeRequest, OPCODES } from './lib/rawws.mjs';
@@ -22,24 +22,15 @@ const HANDSHAKE_TIMEOUT_S = 3;
 const MIB = 1024 * 1024;
 
 describe('frames and handshakes from a raw socket', () => {
-	let server;
 	const rawClients = new Set();
 
-	before(async () => {
-		server = await startServer({ args: ['--handshake-timeout', String(HANDSHAKE_TIMEOUT_S)] });
-	});
-	afterEach(async () => {
+	/** Drops the raw sockets a test left open. */
+	async function dropRawClients() {
 		await Promise.all([...rawClients].map((client) => client.destroy()));
 		rawClients.clear();
-		await closeAllClients();
-		await server.settle();
-	});
-	after(async () => {
-		await Promise.all([...rawClients].map((client) => client.destroy()));
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	}
+
+	const server = useServer({ args: ['--handshake-timeout', String(HANDSHAKE_TIMEOUT_S)] }, { closeFirst: dropRawClients });
 
 	/** A raw WebSocket player, welcomed and waiting for an opponent. */
 	async function rawPlayer(label = 'raw player', options = {}) {

@@ -1,11 +1,11 @@
 // Whole games: fives in every direction for both sides, through move
 // requests and through seed-form boards; full boards; the standard rule.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer, stopAll } from './lib/server.mjs';
-import { connectPair, closeAllClients } from './lib/client.mjs';
+import { useServer } from './lib/server.mjs';
+import { connectPair } from './lib/client.mjs';
 import {
 	winningScript, fullBoardScript, playMoves, expectWinner, findRuns, withStone, emptyContent,
 	cellKeys,
@@ -45,20 +45,7 @@ function alternate(frontStones, backStones) {
 }
 
 describe('gameplay', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer();
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		await server.settle();
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	const server = useServer();
 
 	for (const form of ['move', 'board']) {
 		const how = form === 'move' ? 'move requests' : 'seed-form board requests';
@@ -131,20 +118,7 @@ describe('gameplay', () => {
 });
 
 describe('gameplay under the standard rule', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer({ args: ['--rule', 'standard'] });
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		await server.settle();
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	const server = useServer({ args: ['--rule', 'standard'] });
 
 	it('does not count an overline of six as a win, and the game goes on to an exact five', T, async () => {
 		const pair = await connectPair(server);
@@ -187,20 +161,11 @@ describe('full board', () => {
 	const fill = fullBoardScript();
 	// One 5 x 5 server per outcome setting: --full-board back, draw, and
 	// none (the default).
-	const servers = {};
-
-	before(async () => {
-		servers.back = await startServer({ args: ['--board-size', '5', '--full-board', 'back'] });
-		servers.draw = await startServer({ args: ['--board-size', '5', '--full-board', 'draw'] });
-		servers.default = await startServer({ args: ['--board-size', '5'] });
-	});
-	afterEach(async () => {
-		await closeAllClients();
-	});
-	after(async () => {
-		await closeAllClients();
-		await stopAll(Object.values(servers));
-	});
+	const servers = {
+		back: useServer({ args: ['--board-size', '5', '--full-board', 'back'] }, { settle: false }),
+		draw: useServer({ args: ['--board-size', '5', '--full-board', 'draw'] }, { settle: false }),
+		default: useServer({ args: ['--board-size', '5'] }, { settle: false }),
+	};
 
 	/** Fills the board on server and resolves with the winner message. */
 	async function playFullBoard(server) {

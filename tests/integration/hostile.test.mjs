@@ -11,11 +11,11 @@
 // player before that pair; a row's own answer (at most one message) can
 // never be taken for the pair.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer } from './lib/server.mjs';
-import { connectWaiting, connectPair, connectPlayer, closeAllClients, uuid } from './lib/client.mjs';
+import { useServer } from './lib/server.mjs';
+import { connectWaiting, connectPair, connectPlayer, uuid } from './lib/client.mjs';
 import { playMoves, winningScript, expectWinner, emptyContent, withStone } from './lib/game.mjs';
 import { gameRecord, gameState, fetchMetric } from './lib/observe.mjs';
 import { testTimeout } from './lib/time.mjs';
@@ -422,20 +422,7 @@ function inGameRows(position) {
 }
 
 describe('hostile messages', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer();
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		await server.settle();
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	const server = useServer();
 
 	it('refuses each hostile message of the table during a game with its error code, tells the opponent nothing, changes nothing, and the game goes on', T, async () => {
 		const pair = await connectPair(server);

@@ -1,16 +1,16 @@
 // HTTP: the web client's page, no way out of the web root, /healthz and
 // /metrics.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { startServer, HOST, webRoot } from './lib/server.mjs';
+import { useServer, HOST, webRoot } from './lib/server.mjs';
 import { fetchMetric, pollUntil, residentKiB, residentMemoryIsTheServers } from './lib/observe.mjs';
-import { Client, connectWaiting, connectPair, closeAllClients, uuid } from './lib/client.mjs';
+import { Client, connectWaiting, connectPair, uuid } from './lib/client.mjs';
 import { winningScript, playMoves, expectWinner } from './lib/game.mjs';
 import { testTimeout, scaled } from './lib/time.mjs';
 
@@ -91,20 +91,7 @@ function value(samples, name) {
 }
 
 describe('HTTP', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer();
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		await server.settle();
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	const server = useServer();
 
 	async function metrics() {
 		const res = await server.get('/metrics');
@@ -243,19 +230,7 @@ describe('HTTP', () => {
 });
 
 describe('WebSocket upgrades on other paths', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer();
-	});
-	afterEach(async () => {
-		await closeAllClients();
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	const server = useServer({}, { settle: false });
 
 	for (const path of ['/other', '/index.html', '/ws/more']) {
 		it(`refuses a WebSocket upgrade on ${path}: only / and /ws upgrade`, T, async () => {
@@ -405,10 +380,9 @@ function get(path, extra = '') {
 }
 
 describe('the web root', () => {
-	let server;
 	let root;
 
-	before(async () => {
+	const server = useServer(() => {
 		// A copy of the web client with symlinks in it: one to a file
 		// outside, one to a directory outside (/etc), one that stays inside.
 		root = fs.mkdtempSync(path.join(os.tmpdir(), 'gomoku-webroot-'));
@@ -420,12 +394,12 @@ describe('the web root', () => {
 		fs.symlinkSync('index.html', path.join(served, 'inside.html'));
 		fs.symlinkSync('real', path.join(root, 'link'));
 		// The web root itself through a symlink: its real path counts.
-		server = await startServer({ args: ['--web-root', path.join(root, 'link')] });
-	});
-	after(async () => {
-		if (server)
-			await server.stop();
-		fs.rmSync(root, { recursive: true, force: true });
+		return { args: ['--web-root', path.join(root, 'link')] };
+	}, { settle: false });
+	// After useServer()'s after(): once the server is stopped.
+	after(() => {
+		if (root)
+			fs.rmSync(root, { recursive: true, force: true });
 	});
 
 	it('serves no file whose real path lies outside the real path of the web root: symlinks out of it are 404', T, async () => {
@@ -445,15 +419,7 @@ describe('the web root', () => {
 });
 
 describe('pipelined HTTP requests', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer();
-	});
-	after(async () => {
-		if (server)
-			await server.stop();
-	});
+	const server = useServer({}, { settle: false });
 
 	/** Two or more GETs in one write; returns the RawHttp and the outcome. */
 	async function pipelined(paths) {
@@ -515,15 +481,7 @@ describe('pipelined HTTP requests', () => {
 
 describe('request bodies', () => {
 	const HANDSHAKE_TIMEOUT_S = 2;
-	let server;
-
-	before(async () => {
-		server = await startServer({ args: ['--handshake-timeout', String(HANDSHAKE_TIMEOUT_S)] });
-	});
-	after(async () => {
-		if (server)
-			await server.stop();
-	});
+	const server = useServer({ args: ['--handshake-timeout', String(HANDSHAKE_TIMEOUT_S)] }, { settle: false });
 
 	it('never keeps a connection whose request body drips in: it is answered and closed within --handshake-timeout', T, async () => {
 		const clients = [];

@@ -3,10 +3,10 @@
 // uid (a bearer secret) ever reaches another player, an HTTP endpoint or
 // the log.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer } from './lib/server.mjs';
+import { useServer, startServer } from './lib/server.mjs';
 import { connectPlayer, connectWaiting, connectPair, closeAllClients, uuid, UUID_PATTERN } from './lib/client.mjs';
 import { playMoves, winningScript, expectWinner } from './lib/game.mjs';
 import { RawSocket, acceptFor, randomKey } from './lib/rawws.mjs';
@@ -76,23 +76,15 @@ function malformedUids() {
 }
 
 describe('identity', () => {
-	let server;
 	const rawClients = new Set();
 
-	before(async () => {
-		server = await startServer();
-	});
-	afterEach(async () => {
+	/** Drops the raw sockets a test left open. */
+	async function dropRawClients() {
 		await Promise.all([...rawClients].map((client) => client.destroy()));
 		rawClients.clear();
-		await closeAllClients();
-		await server.settle();
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	}
+
+	const server = useServer({}, { closeFirst: dropRawClients });
 
 	/**
 	 * Upgrades a raw socket with the query string as it is; resolves with
@@ -159,34 +151,12 @@ describe('identity', () => {
 		await playMoves(pair, [{ x: 7, y: 7, role: 'front' }], { size: SIZE });
 	});
 
-	// Known limitation: libwebsockets 4.1.6 ends a query argument at a
-	// decoded CR and hands the server only what came before, a valid uid,
-	// so the server cannot tell. Harmless: the client must already know
-	// that uid. Kept as a todo so that a fix shows up here.
-	it('refuses a uid followed by an encoded CR, which libwebsockets cuts off', { ...T, todo: 'lws 4.1.6 cuts the argument at the CR' }, async () => {
-		// lws ends a query argument at a decoded CR, so "uid=U%0Djunk"
-		// reaches the server as "uid=U" and U is seated: a malformed uid
-		// accepted, though only by someone who knows U already.
-		const valid = uuid();
-		await expectRefusedUids([
-			{ what: 'an encoded CR after', query: `uid=${valid}%0D`, handshakeMayRefuse: true },
-			{ what: 'an encoded CR and junk after', query: `uid=${valid}%0Djunk`, handshakeMayRefuse: true },
-			{ what: 'an encoded CRLF and a header after', query: `uid=${valid}%0D%0AX-Injected:%201`, handshakeMayRefuse: true },
-		]);
-	});
-
-	it('reads the well-formed spellings of a uid as the same lower-case uid', T, async () => {
-		const valid = uuid();
-		const rows = [
-			{ what: 'upper case', query: `uid=${valid.toUpperCase()}`, uid: valid },
-			{ what: 'mixed case', query: `uid=${valid.slice(0, 18).toUpperCase()}${valid.slice(18)}`, uid: valid },
-			{ what: 'URL-encoded dashes', query: `uid=${valid.replace(/-/g, '%2D')}`, uid: valid },
-			{ what: 'a second uid after it (the first counts)', query: `uid=${valid}&uid=bad`, uid: valid },
-			{ what: 'other parameters around it', query: `a=1&uid=${valid}&b=2`, uid: valid },
-			{ what: 'a uidx parameter (not a uid)', query: `uidx=${valid}`, uid: null },
-			{ what: 'a UID parameter (names are case-sensitive)', query: `UID=${valid}`, uid: null },
-			{ what: 'uid without a value or equals sign', query: 'uid', uid: null },
-		];
+	/**
+	 * Upgrades a raw socket for each row { what, query, uid } and expects
+	 * a welcome with uid (or, when uid is null, a fresh uid of its own,
+	 * not valid), then waiting; each connection is closed before the next.
+	 */
+	async function expectSeatedAs(valid, rows) {
 		for (const row of rows) {
 			const { client, answer } = await upgradeWithQuery(row.query, `raw client (${row.what})`);
 			assert.equal(answer.status, 101, `expected ?${row.query} (${row.what}) to be upgraded, got ${answer.status}`);
@@ -201,6 +171,36 @@ describe('identity', () => {
 			await client.destroy();
 			await server.settle();
 		}
+	}
+
+	// Known limitation, asserted as it is today: libwebsockets 4.1.6 ends
+	// a query argument at a decoded CR and hands the server only what came
+	// before it, here a valid uid, so the server cannot tell "uid=U%0Djunk"
+	// from "uid=U" and seats U. Harmless: only someone who already knows U
+	// can send it. When a libwebsockets that passes the whole argument
+	// makes this test fail, these rows belong in the malformed uid table
+	// (bad_uid, close 1008).
+	it('reads a uid followed by an encoded CR as the uid before the CR, where libwebsockets cuts the argument', T, async () => {
+		const valid = uuid();
+		await expectSeatedAs(valid, [
+			{ what: 'an encoded CR after', query: `uid=${valid}%0D`, uid: valid },
+			{ what: 'an encoded CR and junk after', query: `uid=${valid}%0Djunk`, uid: valid },
+			{ what: 'an encoded CRLF and a header after', query: `uid=${valid}%0D%0AX-Injected:%201`, uid: valid },
+		]);
+	});
+
+	it('reads the well-formed spellings of a uid as the same lower-case uid', T, async () => {
+		const valid = uuid();
+		await expectSeatedAs(valid, [
+			{ what: 'upper case', query: `uid=${valid.toUpperCase()}`, uid: valid },
+			{ what: 'mixed case', query: `uid=${valid.slice(0, 18).toUpperCase()}${valid.slice(18)}`, uid: valid },
+			{ what: 'URL-encoded dashes', query: `uid=${valid.replace(/-/g, '%2D')}`, uid: valid },
+			{ what: 'a second uid after it (the first counts)', query: `uid=${valid}&uid=bad`, uid: valid },
+			{ what: 'other parameters around it', query: `a=1&uid=${valid}&b=2`, uid: valid },
+			{ what: 'a uidx parameter (not a uid)', query: `uidx=${valid}`, uid: null },
+			{ what: 'a UID parameter (names are case-sensitive)', query: `UID=${valid}`, uid: null },
+			{ what: 'uid without a value or equals sign', query: 'uid', uid: null },
+		]);
 	});
 
 	it('closes the older connection with 4001 when its uid connects again, and the newer one takes the seat', T, async () => {

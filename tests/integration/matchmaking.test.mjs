@@ -1,10 +1,10 @@
 // Matchmaking: welcome, waiting, role; identities (uid, name) and what a
 // player may learn about the other.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer } from './lib/server.mjs';
+import { useServer } from './lib/server.mjs';
 import {
 	Client, connectPlayer, connectWaiting, connectPair, closeAllClients, playerUrl, uuid,
 	UUID_PATTERN,
@@ -15,20 +15,7 @@ import { testTimeout } from './lib/time.mjs';
 const T = testTimeout(30_000);
 
 describe('matchmaking', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer();
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		await server.settle();
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	const server = useServer();
 
 	it('sends welcome with uid, protocol 1, size, rule and version as the first message', T, async () => {
 		const uid = uuid();

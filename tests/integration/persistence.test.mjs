@@ -4,14 +4,14 @@
 // unfinished game resumable with the exact board, no acknowledged move
 // lost and no game duplicated.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { startServer, scratchDb } from './lib/server.mjs';
+import { useServer, startServer, scratchDb } from './lib/server.mjs';
 import { connectPair, closeAllClients, uuid, otherRole } from './lib/client.mjs';
 import { winningScript, fullBoardScript, playMoves, expectWinner, cellKeys } from './lib/game.mjs';
 import {
@@ -64,20 +64,7 @@ function assertRecordOf(record, pair, { status, size = SIZE }) {
 }
 
 describe('GET /api/games/ID', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer({ args: ['--reconnect-grace', '3'] });
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		await server.settle();
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	const server = useServer({ args: ['--reconnect-grace', '3'] });
 
 	it('shows a live game: status live, result null, the players\' names and the moves in order with roles', T, async () => {
 		const pair = await namedPair(server, 3);

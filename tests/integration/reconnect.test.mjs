@@ -6,10 +6,10 @@
 // gets disconnect. A close with code 1000 is leaving on purpose: forfeit
 // at once. A waiting player and a finished game free the seat at once.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer, runServerOnce, freePort, scratchDb, HOST, webRoot } from './lib/server.mjs';
+import { useServer, startServer, runServerOnce, freePort, scratchDb, HOST, webRoot } from './lib/server.mjs';
 import { connectPlayer, connectWaiting, connectPair, closeAllClients } from './lib/client.mjs';
 import { winningScript, playMoves, expectWinner } from './lib/game.mjs';
 import {
@@ -71,21 +71,8 @@ async function expectForfeit(client, winner) {
 }
 
 describe('reconnect grace', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer({ args: ['--reconnect-grace', String(GRACE)] });
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		// A seat left away by a test is given up when its grace ends.
-		await server.settle({ timeoutMs: GRACE * 1000 + 5000 });
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	// A seat left away by a test is given up when its grace ends.
+	const server = useServer({ args: ['--reconnect-grace', String(GRACE)] }, { settleTimeoutMs: GRACE * 1000 + 5000 });
 
 	for (const [how, drop] of Object.entries(DROPS)) {
 		it(`keeps the seat when ${how}: opponent_away with the grace, then opponent_back and the whole board on return`, T, async () => {

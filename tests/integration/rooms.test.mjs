@@ -1,11 +1,11 @@
 // Many rooms: fifty games played at once with no message crossing rooms,
 // and fair roles over two hundred matches.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer } from './lib/server.mjs';
-import { connectPlayer, connectPair, closeAllClients, uuid, UUID_PATTERN } from './lib/client.mjs';
+import { useServer } from './lib/server.mjs';
+import { connectPlayer, connectPair, uuid, UUID_PATTERN } from './lib/client.mjs';
 import { winningScript, playMoves, expectWinner, DIRECTIONS } from './lib/game.mjs';
 import { testTimeout, scaled } from './lib/time.mjs';
 
@@ -28,20 +28,7 @@ function roomGame(index) {
 }
 
 describe('rooms', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer();
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		await server.settle({ timeoutMs: scaled(10_000) });
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	const server = useServer({}, { settleTimeoutMs: scaled(10_000) });
 
 	it(`plays ${ROOMS} games at once with no message crossing rooms`, testTimeout(120_000), async () => {
 		const players = await Promise.all(Array.from({ length: ROOMS * 2 }, async (_, i) => {

@@ -5,10 +5,10 @@
 // again for 10 s. A takeback's boards carry undo and the whole content.
 // Takebacks of games between people are journaled: they survive a crash.
 
-import { describe, it, before, after, afterEach } from 'node:test';
+import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { startServer, stopAll } from './lib/server.mjs';
+import { useServer } from './lib/server.mjs';
 import {
 	connectWaiting, connectPair, closeAllClients, sendTogether, DEFAULT_TIMEOUT_MS,
 } from './lib/client.mjs';
@@ -52,23 +52,8 @@ async function engineGameAfter(client, exchanges, boundMs) {
 }
 
 describe('takeback against the computer', () => {
-	let fast; // --ai-ms FAST_MS
-	let slow; // --ai-ms SLOW_MS
-
-	before(async () => {
-		[fast, slow] = await Promise.all([
-			startServer({ args: ['--ai-ms', String(FAST_MS)] }),
-			startServer({ args: ['--ai-ms', String(SLOW_MS)] }),
-		]);
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		await Promise.all([fast.settle(), slow.settle()]);
-	});
-	after(async () => {
-		await closeAllClients();
-		await stopAll([fast, slow]);
-	});
+	const fast = useServer({ args: ['--ai-ms', String(FAST_MS)] });
+	const slow = useServer({ args: ['--ai-ms', String(SLOW_MS)] });
 
 	it('answers an offer before the player\'s first move with nothing_to_undo, redo with nothing_to_redo, an answer with no_offer', T, async () => {
 		const player = await connectAi(fast, { level: 'medium' });
@@ -247,20 +232,7 @@ function answerBy(by, accept) {
 }
 
 describe('takeback between two players', () => {
-	let server;
-
-	before(async () => {
-		server = await startServer();
-	});
-	afterEach(async () => {
-		await closeAllClients();
-		await server.settle();
-	});
-	after(async () => {
-		await closeAllClients();
-		if (server)
-			await server.stop();
-	});
+	const server = useServer();
 
 	it('sends the offer to both players, and a decline to both: nothing is taken back', T, async () => {
 		const { pair, position, script } = await pairAfter(server, 3);

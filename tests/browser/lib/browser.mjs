@@ -8,12 +8,15 @@
 // violation is one), uncaught exceptions, failed requests and HTTP answers
 // of 400 or more. It also records every WebSocket frame the page sends, so
 // a test can tell that a click sent nothing. closePlayers() closes the
-// contexts and fails when any of them recorded a problem.
+// contexts and fails when any of them recorded a problem. useBrowser() is
+// the set-up of a suite: a server, the browser, and players closed and
+// checked after each test.
 //
 // Clicks go to the real canvas, at the intersection's position computed
 // with the page's own geometry module (web/js/layout.js) from the canvas's
 // bounding box; a phone taps instead.
 
+import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 import { boardGeometry, cellCenter } from '../../../web/js/layout.js';
+import { useServer } from '../../integration/lib/server.mjs';
 import { scaled } from '../../integration/lib/time.mjs';
 
 export const CHROMIUM = process.env.GOMOKU_CHROMIUM || '/usr/bin/chromium';
@@ -257,6 +261,50 @@ export async function closePlayers(players) {
 	const problems = players.flatMap((player) => player.problems.map((problem) => `${player.label}: ${problem}`));
 	players.length = 0;
 	assert.deepEqual(problems, [], 'expected no console error, exception or failed request in any page');
+}
+
+/**
+ * The set-up of a browser suite; call it in its describe() block. One
+ * headless Chromium for the block (launched before its first test, closed
+ * after its last) and one server, useServer(serverOptions). Returns
+ * { server, openPlayer }: server is useServer()'s, and openPlayer(options)
+ * opens a player on it (openPlayer() above, in the suite's browser) and
+ * keeps it. After each test every player kept is closed and the test
+ * fails when any of them recorded a problem (closePlayers()); then
+ * afterPlayers() runs (for what the pages used, such as a proxy), every
+ * client of the integration library is closed and the server settles
+ * (within settleTimeoutMs).
+ */
+export function useBrowser(serverOptions = {}, { settleTimeoutMs, afterPlayers = null } = {}) {
+	const players = [];
+	let browser = null;
+
+	before(async () => {
+		browser = await launchBrowser();
+	});
+	after(async () => {
+		await browser?.close();
+	});
+	const server = useServer(serverOptions, {
+		settleTimeoutMs,
+		closeFirst: async () => {
+			try {
+				await closePlayers(players);
+			} finally {
+				if (afterPlayers)
+					await afterPlayers();
+			}
+		},
+	});
+
+	return {
+		server,
+		async openPlayer(options) {
+			const player = await openPlayer(browser, server, options);
+			players.push(player);
+			return player;
+		},
+	};
 }
 
 /**

@@ -26,9 +26,12 @@ export const LEVELS = ['easy', 'medium', 'hard'];
  */
 export const pbrainBin = process.env.GOMOKU_PBRAIN_BIN || path.join(path.dirname(serverBin), 'pbrain-gomoku');
 
-/** The fake engine programs of tests/integration/fixtures/, by file name. */
-export function fixturePath(name) {
-	return decodeURIComponent(new URL(`../fixtures/${name}`, import.meta.url).pathname);
+/**
+ * The fake engine programs of tests/fake-engines/ (shared with the unit
+ * tests of server/ai_external.c), by file name.
+ */
+export function fakeEnginePath(name) {
+	return decodeURIComponent(new URL(`../../fake-engines/${name}`, import.meta.url).pathname);
 }
 
 /** The opponent field of a role against the engine at level. */

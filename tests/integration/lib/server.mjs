@@ -13,6 +13,7 @@
 // process is left out of the server's environment, so that only the
 // variables a test passes on purpose reach it.
 
+import { before, after, afterEach } from 'node:test';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import http from 'node:http';
@@ -20,6 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { closeAllClients } from './client.mjs';
 import { scaled, sleep } from './time.mjs';
 
 const testsDir = new URL('../../', import.meta.url);
@@ -435,4 +437,71 @@ export async function stopAll(servers) {
 	const failed = results.find((result) => result.status === 'rejected');
 	if (failed)
 		throw failed.reason;
+}
+
+/**
+ * One server shared by the tests of a describe() block; call it in the
+ * block. Registers the block's hooks:
+ *   before()     startServer(options) (options may be a function returning
+ *                them, called then: for options that need set-up first);
+ *   afterEach()  closeFirst() (the clients the suite keeps itself), every
+ *                client of lib/client.mjs closed, and, unless settle is
+ *                false, server.settle({ timeoutMs: settleTimeoutMs }), so
+ *                that the next test starts with an empty lobby;
+ *   after()      closeFirst() and the clients again, then server.stop(),
+ *                which fails unless the server exits 0 on SIGTERM.
+ * A suite's own hooks run in the order they are registered, before or
+ * after these.
+ *
+ * Returns the server for the tests: a stand-in whose every property and
+ * method is that of the Server before() started (a Proxy, so that the
+ * tests can use it by name although it starts later). Using it outside
+ * the block's tests and hooks throws.
+ */
+export function useServer(options = {}, { settle = true, settleTimeoutMs, closeFirst = null } = {}) {
+	let current = null;
+
+	before(async () => {
+		current = await startServer(typeof options === 'function' ? await options() : options);
+	});
+	afterEach(async () => {
+		try {
+			if (closeFirst)
+				await closeFirst();
+		} finally {
+			await closeAllClients();
+		}
+		if (settle && current)
+			await current.settle({ timeoutMs: settleTimeoutMs });
+	});
+	after(async () => {
+		try {
+			if (closeFirst)
+				await closeFirst();
+		} finally {
+			await closeAllClients();
+		}
+		if (current)
+			await current.stop();
+	});
+
+	function running() {
+		if (!current)
+			throw new Error('useServer(): the server was used outside its block\'s tests, ' +
+				'or it did not start (see the before() hook\'s failure)');
+		return current;
+	}
+	return new Proxy({}, {
+		get(_, key) {
+			const server = running();
+			const value = Reflect.get(server, key);
+			return typeof value === 'function' ? value.bind(server) : value;
+		},
+		set(_, key, value) {
+			return Reflect.set(running(), key, value);
+		},
+		has(_, key) {
+			return Reflect.has(running(), key);
+		},
+	});
 }
