@@ -302,13 +302,13 @@ run_tests()
 	deps all
 
 	header "build for tests ($BUILD_DIR/, -Werror)"
-	configure_and_build default -DGOMOKU_TESTS=ON ||
+	configure_and_build default -DGOMOKU_TESTS=ON -DGOMOKU_WERROR=ON ||
 		die "the build in $BUILD_DIR/ failed"
 	header "unit, engine, integration, web unit and browser tests ($BUILD_DIR/)"
 	run_ctest "$BUILD_DIR" -LE "$OWN_STAGE_LABELS"
 
 	header "build with AddressSanitizer + UndefinedBehaviorSanitizer ($ASAN_DIR/, -Werror)"
-	configure_and_build asan ||
+	configure_and_build asan -DGOMOKU_WERROR=ON ||
 		die "the build in $ASAN_DIR/ failed"
 	header "the same tests under ASan + UBSan ($ASAN_DIR/)"
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
@@ -318,7 +318,7 @@ run_tests()
 	run_ctest "$BUILD_DIR" -L '^valgrind$'
 
 	header "fuzzing core/ with libFuzzer, 60 s per target ($FUZZ_DIR/, ctest -L fuzz)"
-	if configure_and_build fuzz; then
+	if configure_and_build fuzz -DGOMOKU_WERROR=ON; then
 		GOMOKU_FUZZ_SECONDS=60 run_ctest "$FUZZ_DIR" -L '^fuzz$' --verbose
 	else
 		stage_failed

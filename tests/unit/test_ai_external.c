@@ -1,7 +1,8 @@
 /*
  * test_ai_external.c - an external pbrain engine on a libuv loop, against
  * real processes: build/pbrain-gomoku, and the fake engines of
- * tests/fake-engines/ (shared with the integration tests) that exit, stay silent, crash or answer wrong.
+ * tests/fake-engines/ (shared with the integration tests) that exit, stay
+ * silent, crash or answer wrong.
  *
  * Every test runs its own loop and ends by checking that the loop closes
  * (no handle left open), that no child process is left (reaped or not)
