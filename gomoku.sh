@@ -314,7 +314,7 @@ run_tests()
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		run_ctest "$ASAN_DIR" -LE "$OWN_STAGE_LABELS"
 
-	header "test_ai_external and the integration suites with valgrind ($BUILD_DIR/, ctest -L valgrind)"
+	header "test_pbrain_client and the integration suites with valgrind ($BUILD_DIR/, ctest -L valgrind)"
 	run_ctest "$BUILD_DIR" -L '^valgrind$'
 
 	header "fuzzing core/ with libFuzzer, 60 s per target ($FUZZ_DIR/, ctest -L fuzz)"

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ai_external.h"
+#include "pbrain_client.h"
 #include "engine.h"
 #include "game_ws.h"
 #include "log.h"
@@ -50,7 +50,7 @@ struct ai_pool {
 struct ai_game {
 	struct ai_game *prev, *next; /* in the pool's list */
 	struct server *srv;
-	struct ai_external *engine;
+	struct pbrain_client *engine;
 	struct lobby_ai_ticket ticket;
 	uint64_t asked_us;
 	bool busy;
@@ -178,7 +178,7 @@ static void ai_game_free(struct ai_pool *pool, struct ai_game *game)
 		pool->games = game->next;
 	if (game->next)
 		game->next->prev = game->prev;
-	ai_external_free(game->engine);
+	pbrain_client_free(game->engine);
 	free(game);
 }
 
@@ -227,7 +227,7 @@ static void ai_play(struct server *srv, const struct lobby_ai_ticket *ticket,
 }
 
 /* --ai-engine: the external engine answered, or failed. */
-static void ai_external_answer(void *ctx, int err, int x, int y,
+static void ai_pbrain_answer(void *ctx, int err, int x, int y,
 			       const char *reason)
 {
 	struct ai_game *game = ctx;
@@ -272,10 +272,10 @@ static void ai_think_external(struct server *srv, struct lobby_room *room)
 		if (!game)
 			goto out_forfeit;
 		game->srv = srv;
-		game->engine = ai_external_start(
+		game->engine = pbrain_client_start(
 			&srv->loop, srv->config.ai_engine, position->board.size,
 			position->rule, srv->config.ai_ms,
-			AI_EXTERNAL_MARGIN_MS, ai_external_answer, game);
+			PBRAIN_CLIENT_MARGIN_MS, ai_pbrain_answer, game);
 		if (!game->engine) {
 			free(game);
 			goto out_forfeit;
@@ -287,10 +287,10 @@ static void ai_think_external(struct server *srv, struct lobby_room *room)
 		srv->ai->games = game;
 	}
 	if (game->busy)
-		ai_external_cancel(game->engine);
+		pbrain_client_cancel(game->engine);
 	lobby_ai_ticket(room, &game->ticket);
 	game->asked_us = ai_now_us(NULL);
-	if (ai_external_request(game->engine, position->history,
+	if (pbrain_client_request(game->engine, position->history,
 				position->moves_played, room->ai_role))
 		goto out_forfeit_started;
 	game->busy = true;

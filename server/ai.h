@@ -8,7 +8,7 @@
  * loop with lws_cancel_service(): ai_collect() then plays it, unless the
  * position changed meanwhile (a takeback, the player left). With
  * --ai-engine, each engine game has a child process speaking the pbrain
- * protocol instead (server/ai_external.c); one that crashes or stays
+ * protocol instead (server/pbrain_client.c); one that crashes or stays
  * silent loses the game.
  */
 #ifndef GOMOKU_AI_H

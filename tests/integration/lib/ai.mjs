@@ -28,7 +28,7 @@ export const pbrainBin = process.env.GOMOKU_PBRAIN_BIN || path.join(path.dirname
 
 /**
  * The fake engine programs of tests/fake-engines/ (shared with the unit
- * tests of server/ai_external.c), by file name.
+ * tests of server/pbrain_client.c), by file name.
  */
 export function fakeEnginePath(name) {
 	return decodeURIComponent(new URL(`../../fake-engines/${name}`, import.meta.url).pathname);

@@ -1,5 +1,5 @@
 /*
- * test_ai_external.c - an external pbrain engine on a libuv loop, against
+ * test_pbrain_client.c - an external pbrain engine on a libuv loop, against
  * real processes: build/pbrain-gomoku, and the fake engines of
  * tests/fake-engines/ (shared with the integration tests) that exit, stay
  * silent, crash or answer wrong.
@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "ai_external.h"
+#include "pbrain_client.h"
 #include "expect.h"
 
 #ifndef PBRAIN_GOMOKU
@@ -48,13 +48,13 @@ static int time_scale(void)
 #define WAIT_LIMIT_MS (20000 * time_scale()) /* no wait is longer */
 #define FAST_TURN_MS 100		     /* the turn time of most tests */
 
-/* ai_external_start() with the server's margin, scaled. */
-static struct ai_external *engine_start(uv_loop_t *loop, const char *path,
+/* pbrain_client_start() with the server's margin, scaled. */
+static struct pbrain_client *engine_start(uv_loop_t *loop, const char *path,
 					int size, enum rule rule, int turn_ms,
-					ai_external_done_fn *done, void *ctx)
+					pbrain_client_done_fn *done, void *ctx)
 {
-	return ai_external_start(loop, path, size, rule, turn_ms,
-				 AI_EXTERNAL_MARGIN_MS * time_scale(), done,
+	return pbrain_client_start(loop, path, size, rule, turn_ms,
+				 PBRAIN_CLIENT_MARGIN_MS * time_scale(), done,
 				 ctx);
 }
 
@@ -72,7 +72,7 @@ struct outcome {
 	int err;			  /* the last call's */
 	int x, y;			  /* the last call's */
 	const char *reason;		  /* the last call's */
-	struct ai_external *free_in_done; /* freed from inside done */
+	struct pbrain_client *free_in_done; /* freed from inside done */
 };
 
 /* The file descriptors this process has open. */
@@ -221,7 +221,7 @@ static void on_done(void *ctx, int err, int x, int y, const char *reason)
 	out->reason = reason;
 	uv_stop(&current->loop); /* wait_calls() looks at once */
 	if (out->free_in_done)
-		ai_external_free(out->free_in_done);
+		pbrain_client_free(out->free_in_done);
 }
 
 static uint64_t now_ms(void)
@@ -256,14 +256,14 @@ static enum role side_to_move(int count)
 }
 
 /* Asks ai for a move in pos and waits for it; returns the outcome. */
-static void ask(struct fixture *fx, struct ai_external *ai, int size,
+static void ask(struct fixture *fx, struct pbrain_client *ai, int size,
 		const struct position *pos, struct outcome *out)
 {
 	uint16_t moves[32];
 	int calls = out->calls;
 
 	flatten(pos, size, moves);
-	expect_int(ai_external_request(ai, moves, pos->count,
+	expect_int(pbrain_client_request(ai, moves, pos->count,
 				       side_to_move(pos->count)),
 		   0);
 	expect_int(out->calls, calls); /* never from inside the request */
@@ -351,7 +351,7 @@ static void pbrain_gomoku_answers_legal_moves(void **state)
 		for (size_t r = 0; r < sizeof(rules) / sizeof(*rules); r++) {
 			int size = sizes[s];
 			struct outcome out = { 0 };
-			struct ai_external *ai = engine_start(
+			struct pbrain_client *ai = engine_start(
 				&fx.loop, PBRAIN_GOMOKU, size, rules[r],
 				FAST_TURN_MS, on_done, &out);
 
@@ -379,7 +379,7 @@ static void pbrain_gomoku_answers_legal_moves(void **state)
 			ask(&fx, ai, size, &one, &out);
 			expect_legal(&out, size, &one);
 			expect_int(out.calls, 6);
-			ai_external_free(ai);
+			pbrain_client_free(ai);
 		}
 	}
 	fixture_end(&fx);
@@ -395,7 +395,7 @@ static void expect_engine_fails(const char *path, int turn_ms,
 {
 	struct fixture fx;
 	struct outcome out = { 0 };
-	struct ai_external *ai;
+	struct pbrain_client *ai;
 
 	fixture_begin(&fx);
 	ai = engine_start(&fx.loop, path, 15, RULE_FREESTYLE, turn_ms, on_done,
@@ -407,7 +407,7 @@ static void expect_engine_fails(const char *path, int turn_ms,
 	expect_failure(&out, err, reason);
 	run_for(&fx, 50);
 	expect_int(out.calls, 2);
-	ai_external_free(ai);
+	pbrain_client_free(ai);
 	fixture_end(&fx);
 }
 
@@ -473,7 +473,7 @@ static void expect_timeout(const char *path, int turn_ms, uint64_t min_ms,
 {
 	struct fixture fx;
 	struct outcome out = { 0 };
-	struct ai_external *ai;
+	struct pbrain_client *ai;
 	uint64_t started, took;
 
 	fixture_begin(&fx);
@@ -488,14 +488,14 @@ static void expect_timeout(const char *path, int turn_ms, uint64_t min_ms,
 		fail_msg("expected the failure after %llu to %llu ms, got %llu",
 			 (unsigned long long)min_ms, (unsigned long long)max_ms,
 			 (unsigned long long)took);
-	ai_external_free(ai);
+	pbrain_client_free(ai);
 	fixture_end(&fx);
 }
 
 static void a_silent_engine_fails_after_its_turn_and_the_margin(void **state)
 {
 	(void)state;
-	uint64_t margin = (uint64_t)AI_EXTERNAL_MARGIN_MS * time_scale();
+	uint64_t margin = (uint64_t)PBRAIN_CLIENT_MARGIN_MS * time_scale();
 
 	expect_timeout(fake("silent.sh"), 300, 300 + margin,
 		       300 + margin + 1000 * (uint64_t)time_scale(),
@@ -506,8 +506,8 @@ static void an_engine_silent_to_start_fails_after_the_start_time(void **state)
 {
 	(void)state;
 	expect_timeout(fake("silent-start.sh"), FAST_TURN_MS,
-		       AI_EXTERNAL_START_MS,
-		       AI_EXTERNAL_START_MS + 1000 * (uint64_t)time_scale(),
+		       PBRAIN_CLIENT_START_MS,
+		       PBRAIN_CLIENT_START_MS + 1000 * (uint64_t)time_scale(),
 		       "engine did not answer START in time");
 }
 
@@ -516,7 +516,7 @@ static void an_engine_that_crashes_mid_game_fails(void **state)
 	static const struct position first = { 1, { { 7, 7 } } };
 	struct fixture fx;
 	struct outcome out = { 0 };
-	struct ai_external *ai;
+	struct pbrain_client *ai;
 
 	(void)state;
 	fixture_begin(&fx);
@@ -527,7 +527,7 @@ static void an_engine_that_crashes_mid_game_fails(void **state)
 	expect_legal(&out, 15, &first);
 	ask(&fx, ai, 15, &quiet, &out);
 	expect_failure(&out, -EPIPE, "engine killed by a signal");
-	ai_external_free(ai);
+	pbrain_client_free(ai);
 	fixture_end(&fx);
 }
 
@@ -536,7 +536,7 @@ static void a_chatty_engine_is_understood(void **state)
 	static const struct position top = { 2, { { 0, 0 }, { 1, 0 } } };
 	struct fixture fx;
 	struct outcome out = { 0 };
-	struct ai_external *ai;
+	struct pbrain_client *ai;
 
 	(void)state;
 	fixture_begin(&fx);
@@ -551,7 +551,7 @@ static void a_chatty_engine_is_understood(void **state)
 	expect_legal(&out, 15, &top);
 	expect_int(out.x, 2);
 	expect_int(out.y, 0);
-	ai_external_free(ai);
+	pbrain_client_free(ai);
 	fixture_end(&fx);
 }
 
@@ -564,7 +564,7 @@ static void bad_requests_are_refused_at_once(void **state)
 	uint16_t moves[BOARD_MAX_CELLS];
 	struct fixture fx;
 	struct outcome out = { 0 };
-	struct ai_external *ai;
+	struct pbrain_client *ai;
 
 	(void)state;
 	fixture_begin(&fx);
@@ -579,21 +579,21 @@ static void bad_requests_are_refused_at_once(void **state)
 	assert_non_null(ai);
 
 	flatten(&full_row, 5, moves);
-	expect_int(ai_external_request(ai, moves, 5, ROLE_FRONT), -EINVAL);
+	expect_int(pbrain_client_request(ai, moves, 5, ROLE_FRONT), -EINVAL);
 	moves[4] = 25; /* off the 5x5 board */
-	expect_int(ai_external_request(ai, moves, 5, ROLE_BACK), -EINVAL);
+	expect_int(pbrain_client_request(ai, moves, 5, ROLE_BACK), -EINVAL);
 	moves[4] = 0; /* played twice */
-	expect_int(ai_external_request(ai, moves, 5, ROLE_BACK), -EINVAL);
+	expect_int(pbrain_client_request(ai, moves, 5, ROLE_BACK), -EINVAL);
 	for (int i = 0; i < 25; i++)
 		moves[i] = (uint16_t)i;
-	expect_int(ai_external_request(ai, moves, 25, ROLE_BACK), -ENOSPC);
-	expect_int(ai_external_request(ai, moves, 3, ROLE_BACK), 0);
-	expect_int(ai_external_request(ai, moves, 2, ROLE_FRONT), -EBUSY);
+	expect_int(pbrain_client_request(ai, moves, 25, ROLE_BACK), -ENOSPC);
+	expect_int(pbrain_client_request(ai, moves, 3, ROLE_BACK), 0);
+	expect_int(pbrain_client_request(ai, moves, 2, ROLE_FRONT), -EBUSY);
 	wait_calls(&fx, &out.calls, 1);
 	expect_int(out.err, 0);
 	expect_int(out.x, 3);
 	expect_int(out.y, 0);
-	ai_external_free(ai);
+	pbrain_client_free(ai);
 	fixture_end(&fx);
 }
 
@@ -605,7 +605,7 @@ static void a_cancelled_answer_is_dropped(void **state)
 {
 	struct fixture fx;
 	struct outcome out = { 0 };
-	struct ai_external *ai;
+	struct pbrain_client *ai;
 	uint16_t moves[32];
 
 	(void)state;
@@ -614,12 +614,12 @@ static void a_cancelled_answer_is_dropped(void **state)
 			  on_done, &out);
 	assert_non_null(ai);
 	flatten(&quiet, 15, moves);
-	expect_int(ai_external_request(ai, moves, quiet.count, ROLE_BACK), 0);
+	expect_int(pbrain_client_request(ai, moves, quiet.count, ROLE_BACK), 0);
 	run_for(&fx, 100); /* it is thinking now */
-	ai_external_cancel(ai);
-	ai_external_cancel(ai); /* twice is harmless */
+	pbrain_client_cancel(ai);
+	pbrain_client_cancel(ai); /* twice is harmless */
 	flatten(&front_blocks, 15, moves);
-	expect_int(ai_external_request(ai, moves, front_blocks.count,
+	expect_int(pbrain_client_request(ai, moves, front_blocks.count,
 				       ROLE_FRONT),
 		   0);
 	wait_calls(&fx, &out.calls, 1);
@@ -628,7 +628,7 @@ static void a_cancelled_answer_is_dropped(void **state)
 	expect_int(out.y, 5);
 	run_for(&fx, 300);
 	expect_int(out.calls, 1);
-	ai_external_free(ai);
+	pbrain_client_free(ai);
 	fixture_end(&fx);
 }
 
@@ -637,7 +637,7 @@ static void expect_free_while_thinking(const char *path, bool cancel_first)
 {
 	struct fixture fx;
 	struct outcome out = { 0 };
-	struct ai_external *ai;
+	struct pbrain_client *ai;
 	uint16_t moves[32];
 	pid_t child = 0;
 	uint64_t started;
@@ -648,12 +648,12 @@ static void expect_free_while_thinking(const char *path, bool cancel_first)
 	assert_non_null(ai);
 	expect_int(count_children(&child), 1);
 	flatten(&quiet, 15, moves);
-	expect_int(ai_external_request(ai, moves, quiet.count, ROLE_BACK), 0);
+	expect_int(pbrain_client_request(ai, moves, quiet.count, ROLE_BACK), 0);
 	run_for(&fx, 200);
 	if (cancel_first)
-		ai_external_cancel(ai);
+		pbrain_client_cancel(ai);
 	started = now_ms();
-	ai_external_free(ai);
+	pbrain_client_free(ai);
 	fixture_end(&fx);
 	expect_int(out.calls, 0);
 	/* its process group too: no helper survives (a killed process may
@@ -665,7 +665,7 @@ static void expect_free_while_thinking(const char *path, bool cancel_first)
 		fail_msg("expected the engine's process group %d gone",
 			 (int)child);
 	if (now_ms() - started >
-	    AI_EXTERNAL_END_GRACE_MS + 1000 * (uint64_t)time_scale())
+	    PBRAIN_CLIENT_END_GRACE_MS + 1000 * (uint64_t)time_scale())
 		fail_msg("expected the engine killed after the grace, took "
 			 "%llu ms",
 			 (unsigned long long)(now_ms() - started));
@@ -696,9 +696,9 @@ static void free_right_after_start_leaves_nothing(void **state)
 
 	(void)state;
 	fixture_begin(&fx);
-	ai_external_free(engine_start(&fx.loop, PBRAIN_GOMOKU, 15,
+	pbrain_client_free(engine_start(&fx.loop, PBRAIN_GOMOKU, 15,
 				      RULE_FREESTYLE, 100, on_done, &out));
-	ai_external_free(NULL);
+	pbrain_client_free(NULL);
 	fixture_end(&fx);
 	expect_int(out.calls, 0);
 }
@@ -707,7 +707,7 @@ static void free_from_inside_done_is_safe(void **state)
 {
 	struct fixture fx;
 	struct outcome good = { 0 }, bad = { 0 };
-	struct ai_external *ai;
+	struct pbrain_client *ai;
 
 	(void)state;
 	fixture_begin(&fx);

@@ -1,5 +1,5 @@
 /*
- * ai_external.h - an external engine speaking the Gomocup/Piskvork "pbrain"
+ * pbrain_client.h - an external engine speaking the Gomocup/Piskvork "pbrain"
  * protocol, one child process per game, driven on a libuv loop.
  *
  * The engine is started with "START size" (it must answer OK), then told
@@ -9,7 +9,7 @@
  * played), so the engine keeps no state between requests and takebacks
  * cost nothing; the engine answers "x,y". Lines starting with MESSAGE or
  * DEBUG are skipped; OK or UNKNOWN after an INFO are tolerated (one per
- * INFO sent); ERROR is a failure. ai_external_free() sends END.
+ * INFO sent); ERROR is a failure. pbrain_client_free() sends END.
  *
  * Everything is asynchronous: nothing here blocks or waits. Any failure is
  * final: the child is killed (SIGKILL to its process group), and that
@@ -18,8 +18,8 @@
  *   -ENOENT, -EACCES, ...  the program could not be started (uv_spawn)
  *   -EPROTO   ERROR, UNKNOWN or anything else but OK in answer to START;
  *             ERROR at any time; a line that is not "x,y"; a cell off the
- *             board or already occupied; a line over AI_EXTERNAL_LINE_MAX
- *   -ETIMEDOUT  no OK within AI_EXTERNAL_START_MS of the start, or no
+ *             board or already occupied; a line over PBRAIN_CLIENT_LINE_MAX
+ *   -ETIMEDOUT  no OK within PBRAIN_CLIENT_START_MS of the start, or no
  *             move within turn_ms + margin_ms
  *   -EPIPE    the engine exited, was killed by a signal, or closed its
  *             stdin or stdout
@@ -29,27 +29,27 @@
  * dispositions. The process must ignore SIGPIPE (main.c does), or writing
  * to an engine that just died would kill the server.
  *
- * On the loop's thread only. The caller owns the struct ai_external from
- * ai_external_start() until ai_external_free(); the handles and memory are
+ * On the loop's thread only. The caller owns the struct pbrain_client from
+ * pbrain_client_start() until pbrain_client_free(); the handles and memory are
  * released asynchronously afterwards, so the loop must keep running for a
- * while (at most AI_EXTERNAL_END_GRACE_MS, plus the child's exit) before
+ * while (at most PBRAIN_CLIENT_END_GRACE_MS, plus the child's exit) before
  * uv_loop_close().
  */
-#ifndef GOMOKU_AI_EXTERNAL_H
-#define GOMOKU_AI_EXTERNAL_H
+#ifndef GOMOKU_PBRAIN_CLIENT_H
+#define GOMOKU_PBRAIN_CLIENT_H
 
 #include <stdint.h>
 #include <uv.h>
 
 #include "board.h"
 
-#define AI_EXTERNAL_START_MS 5000    /* for OK to START, from the spawn */
-#define AI_EXTERNAL_MARGIN_MS 1000   /* the server's margin_ms */
-#define AI_EXTERNAL_END_GRACE_MS 200 /* after END, before SIGKILL */
-#define AI_EXTERNAL_LINE_MAX 4096    /* longest line read, newline included */
+#define PBRAIN_CLIENT_START_MS 5000    /* for OK to START, from the spawn */
+#define PBRAIN_CLIENT_MARGIN_MS 1000   /* the server's margin_ms */
+#define PBRAIN_CLIENT_END_GRACE_MS 200 /* after END, before SIGKILL */
+#define PBRAIN_CLIENT_LINE_MAX 4096    /* longest line read, newline included */
 
 /* Opaque: one per game against an external engine. */
-struct ai_external;
+struct pbrain_client;
 
 /*
  * The result of one request: err 0 and the engine's move (x, y), or a
@@ -57,7 +57,7 @@ struct ai_external;
  * ("engine exited", "engine played an occupied cell", ...) for the log.
  * reason is "" on success.
  */
-typedef void ai_external_done_fn(void *ctx, int err, int x, int y,
+typedef void pbrain_client_done_fn(void *ctx, int err, int x, int y,
 				 const char *reason);
 
 /*
@@ -69,10 +69,10 @@ typedef void ai_external_done_fn(void *ctx, int err, int x, int y,
  * margin_ms < 0) or out of memory: a program that cannot be started gives
  * an object whose first request fails.
  */
-struct ai_external *ai_external_start(uv_loop_t *loop, const char *path,
+struct pbrain_client *pbrain_client_start(uv_loop_t *loop, const char *path,
 				      int board_size, enum rule rule,
 				      int turn_ms, int margin_ms,
-				      ai_external_done_fn *done, void *ctx);
+				      pbrain_client_done_fn *done, void *ctx);
 
 /*
  * Asks for a move in the position moves[0..count): flat indices
@@ -86,21 +86,21 @@ struct ai_external *ai_external_start(uv_loop_t *loop, const char *path,
  * answer of a cancelled request, is sent once it is ready; its time runs
  * from then.
  */
-int ai_external_request(struct ai_external *ai, const uint16_t *moves,
+int pbrain_client_request(struct pbrain_client *client, const uint16_t *moves,
 			int count, enum role me);
 
 /*
  * Cancels the pending request, if any: done will not be called for it,
  * and the engine's answer, if one comes, is dropped.
  */
-void ai_external_cancel(struct ai_external *ai);
+void pbrain_client_cancel(struct pbrain_client *client);
 
 /*
  * Ends the engine: sends END and closes its stdin, kills it after
- * AI_EXTERNAL_END_GRACE_MS if it has not exited, reaps it, and frees
+ * PBRAIN_CLIENT_END_GRACE_MS if it has not exited, reaps it, and frees
  * everything once the handles are closed. done is never called after
  * this, even from inside done. NULL is a no-op.
  */
-void ai_external_free(struct ai_external *ai);
+void pbrain_client_free(struct pbrain_client *client);
 
 #endif
