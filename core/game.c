@@ -153,6 +153,25 @@ void game_forfeit(struct game *game, enum role loser)
 	game_end(game, game_winner_of(role_other(loser)), REASON_FORFEIT);
 }
 
+const char *move_result_name(enum move_result result)
+{
+	switch (result) {
+	case MOVE_OK:
+		return "ok";
+	case MOVE_OUT_OF_RANGE:
+		return "out_of_range";
+	case MOVE_OCCUPIED:
+		return "occupied";
+	case MOVE_NOT_YOUR_TURN:
+		return "not_your_turn";
+	case MOVE_GAME_OVER:
+		return "game_over";
+	case MOVE_BAD_BOARD:
+		return "bad_board";
+	}
+	return "(not a move result)";
+}
+
 const char *game_winner_name(enum game_winner winner)
 {
 	switch (winner) {

@@ -79,7 +79,6 @@ enum move_result game_play(struct game *game, enum role role, int x, int y);
 enum move_result game_find_board_move(const struct game *game, enum role role,
 				      const uint8_t *cells, int *x, int *y);
 
-/* Ends a live game: role loses by forfeit. No-op when already over. */
 /*
  * Takes back the last move of a live game: its cell is emptied and its
  * mover is to move again. Fills *cell and *mover with what was removed.
@@ -87,7 +86,11 @@ enum move_result game_find_board_move(const struct game *game, enum role role,
  */
 bool game_undo(struct game *game, struct cell *cell, enum role *mover);
 
+/* Ends a live game: role loses by forfeit. No-op when already over. */
 void game_forfeit(struct game *game, enum role loser);
+
+/* "ok", "out_of_range", "occupied", ...: for logs and test failures. */
+const char *move_result_name(enum move_result result);
 
 /* "front", "back", "draw" or "" while playing. */
 const char *game_winner_name(enum game_winner winner);

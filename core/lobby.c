@@ -302,10 +302,22 @@ void lobby_ai_ticket(const struct lobby_room *room,
 	ticket->serial = room->serial;
 }
 
+/* The engine room ticket names, while its position is the same. */
+static struct lobby_room *lobby_ai_room(struct lobby *lobby,
+					const struct lobby_ai_ticket *ticket)
+{
+	struct lobby_player *human = lobby_find(lobby, ticket->uid);
+
+	if (!human || human->state != PLAYER_PLAYING ||
+	    !room_ai_ticket_holds(human->room, ticket))
+		return NULL;
+	return human->room;
+}
+
 int lobby_ai_move(struct lobby *lobby, const struct lobby_ai_ticket *ticket,
 		  int x, int y)
 {
-	struct lobby_room *room = room_ai_find(lobby, ticket);
+	struct lobby_room *room = lobby_ai_room(lobby, ticket);
 
 	if (!room)
 		return -ESTALE;
@@ -314,7 +326,7 @@ int lobby_ai_move(struct lobby *lobby, const struct lobby_ai_ticket *ticket,
 
 int lobby_ai_forfeit(struct lobby *lobby, const struct lobby_ai_ticket *ticket)
 {
-	struct lobby_room *room = room_ai_find(lobby, ticket);
+	struct lobby_room *room = lobby_ai_room(lobby, ticket);
 
 	if (!room)
 		return -ESTALE;
@@ -424,6 +436,23 @@ struct lobby_room *lobby_restore(struct lobby *lobby,
 	lobby_away_append(lobby, front);
 	lobby_away_append(lobby, back);
 	return room;
+}
+
+const char *lobby_record_name(enum lobby_record type)
+{
+	switch (type) {
+	case RECORD_ROOM_OPENED:
+		return "room_opened";
+	case RECORD_MOVE:
+		return "move";
+	case RECORD_GAME_OVER:
+		return "game_over";
+	case RECORD_ROOM_CLOSED:
+		return "room_closed";
+	case RECORD_TAKEBACK:
+		return "takeback";
+	}
+	return "(not a record)";
 }
 
 void lobby_pause(struct lobby *lobby, bool paused)

@@ -68,6 +68,9 @@ enum lobby_record {
 			     * moves_played of them */
 };
 
+/* "room_opened", "move", ...: for logs and test failures. */
+const char *lobby_record_name(enum lobby_record type);
+
 /*
  * Where events go: send(ctx, conn, ev) for the connection conn that the
  * server bound to a player. ev and what it points to are valid during the

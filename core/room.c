@@ -523,20 +523,14 @@ void room_request(struct lobby *lobby, struct lobby_player *player,
 	}
 }
 
-struct lobby_room *room_ai_find(struct lobby *lobby,
-				const struct lobby_ai_ticket *ticket)
+bool room_ai_ticket_holds(const struct lobby_room *room,
+			  const struct lobby_ai_ticket *ticket)
 {
-	struct lobby_player *human = lobby_find(lobby, ticket->uid);
-	struct lobby_room *room;
-
-	if (!human || human->state != PLAYER_PLAYING)
-		return NULL;
-	room = human->room;
-	if (room->ai_role == ROLE_NONE || strcmp(room->id, ticket->room_id) ||
-	    room->serial != ticket->serial || game_is_over(&room->game) ||
-	    room->game.to_move != room->ai_role || !room->seats[room->ai_role])
-		return NULL;
-	return room;
+	return room->ai_role != ROLE_NONE &&
+	       !strcmp(room->id, ticket->room_id) &&
+	       room->serial == ticket->serial && !game_is_over(&room->game) &&
+	       room->game.to_move == room->ai_role &&
+	       room->seats[room->ai_role];
 }
 
 int room_ai_move(struct lobby *lobby, struct lobby_room *room, int x, int y)

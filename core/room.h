@@ -80,9 +80,12 @@ void room_leave(struct lobby *lobby, struct lobby_player *player,
 void room_request(struct lobby *lobby, struct lobby_player *player,
 		  const struct request *req, uint64_t now_ms);
 
-/* The engine room a ticket names, while its position is the same. */
-struct lobby_room *room_ai_find(struct lobby *lobby,
-				const struct lobby_ai_ticket *ticket);
+/*
+ * True while ticket is for room's position: the same room and serial, the
+ * game live and the engine, still seated, to move.
+ */
+bool room_ai_ticket_holds(const struct lobby_room *room,
+			  const struct lobby_ai_ticket *ticket);
 
 /* The engine's move in room; -EINVAL (nothing changed) when illegal. */
 int room_ai_move(struct lobby *lobby, struct lobby_room *room, int x, int y);

@@ -1,7 +1,7 @@
 /*
  * fuzz_protocol.c - libFuzzer target for the JSON wire protocol.
  *
- * Every input is used four ways, so that the seed corpus can be plain
+ * Every input is used five ways, so that the seed corpus can be plain
  * client messages:
  *
  *   1. protocol_parse() on the raw bytes, for several board sizes; an
@@ -20,6 +20,9 @@
  *      more, and less (for ASan to watch the edges).
  *
  * Any broken check aborts, which libFuzzer reports as a crash.
+ *
+ * A libFuzzer target is one program: the input's decoding, the independent
+ * readings and the checks live together (over 600 lines).
  */
 #include <cjson/cJSON.h>
 #include <stdbool.h>
@@ -464,23 +467,6 @@ static void fuzz_make_game(struct fuzz_reader *in, struct game *game)
 			     (fuzz_byte(in) & 1) ? ROLE_FRONT : ROLE_BACK);
 }
 
-/* The "type" word of every encodable event, indexed by enum event_type. */
-static const char *const fuzz_type_names[] = {
-	[EVENT_WELCOME] = "welcome",
-	[EVENT_WAITING] = "waiting",
-	[EVENT_ROLE] = "role",
-	[EVENT_BOARD] = "board",
-	[EVENT_WINNER] = "winner",
-	[EVENT_DISCONNECT] = "disconnect",
-	[EVENT_ERROR] = "error",
-	[EVENT_PONG] = "pong",
-	[EVENT_OPPONENT_AWAY] = "opponent_away",
-	[EVENT_OPPONENT_BACK] = "opponent_back",
-	[EVENT_REPLACED] = NULL,
-	[EVENT_OFFER] = "offer",
-	[EVENT_ANSWER] = "answer",
-};
-
 /* Encodes one event of type made from the input and reads it back. */
 static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 {
@@ -523,7 +509,7 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 	root = cJSON_Parse(buffer + headroom);
 	fuzz_check(cJSON_IsObject(root), "encoded text does not parse: %s",
 		   buffer + headroom);
-	fuzz_expect_string(root, "type", fuzz_type_names[type]);
+	fuzz_expect_string(root, "type", protocol_event_name(type));
 
 	switch (type) {
 	case EVENT_WELCOME:
@@ -583,7 +569,7 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 		fuzz_expect_string(root, "by", role_name(ev.by));
 		fuzz_check(cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(
 				   root, "accept")) == (type == EVENT_ANSWER),
-			   "accept in %s", fuzz_type_names[type]);
+			   "accept in %s", protocol_event_name(type));
 		if (type == EVENT_ANSWER)
 			fuzz_check(
 				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
@@ -598,7 +584,7 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 		break;
 	default:
 		fuzz_check(cJSON_GetArraySize(root) == 1, "%s has %d members",
-			   fuzz_type_names[type], cJSON_GetArraySize(root));
+			   protocol_event_name(type), cJSON_GetArraySize(root));
 		break;
 	}
 	cJSON_Delete(root);

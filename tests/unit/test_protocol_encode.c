@@ -1,0 +1,586 @@
+/*
+ * test_protocol_encode.c - encoding server messages: every event type read
+ * back with cJSON, boards by hand, the headroom, and the words of the error
+ * codes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <cmocka.h>
+
+#include "protocol.h"
+#include "expect.h"
+
+static const char *code_name(int code)
+{
+	return code == ERR_NONE ? "ERR_NONE" :
+				  error_code_name((enum error_code)code);
+}
+
+#define expect_code(actual, expected) expect_enum(actual, expected, code_name)
+
+/* Encodes ev with headroom, checks the framing and parses the JSON back. */
+static cJSON *encode(const struct event *ev, size_t headroom)
+{
+	size_t len = 0;
+	cJSON *root;
+	char *buffer;
+
+	buffer = protocol_encode(ev, headroom, &len);
+	if (!buffer)
+		fail_msg("event type %d was not encoded", ev->type);
+	if (strlen(buffer + headroom) != len)
+		fail_msg("len is %zu, text is %zu bytes", len,
+			 strlen(buffer + headroom));
+	if (strchr(buffer + headroom, '\n') || buffer[headroom] != '{')
+		fail_msg("not compact JSON: %s", buffer + headroom);
+	root = cJSON_ParseWithLength(buffer + headroom, len);
+	if (!cJSON_IsObject(root))
+		fail_msg("not a JSON object: %s", buffer + headroom);
+	free(buffer);
+	return root;
+}
+
+/* The string member name of object; fails when it is not a string. */
+static const char *member_string(const cJSON *object, const char *name)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, name);
+
+	if (!cJSON_IsString(item))
+		fail_msg("member \"%s\" is not a string", name);
+	return item->valuestring;
+}
+
+/* The number member name of object; fails when it is not a number. */
+static double member_number(const cJSON *object, const char *name)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, name);
+
+	if (!cJSON_IsNumber(item))
+		fail_msg("member \"%s\" is not a number", name);
+	return item->valuedouble;
+}
+
+static int member_count(const cJSON *object)
+{
+	return cJSON_GetArraySize(object);
+}
+
+static void encodes_welcome_with_uid_protocol_size_rule_version(void **state)
+{
+	struct event ev = {
+		.type = EVENT_WELCOME,
+		.uid = "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f0",
+		.version = "0.1.0",
+		.size = 16,
+		.rule = RULE_STANDARD,
+	};
+	cJSON *root = encode(&ev, 0);
+
+	(void)state;
+	expect_str(member_string(root, "type"), "welcome");
+	expect_str(member_string(root, "uid"), ev.uid);
+	expect_int(member_number(root, "protocol"), 1);
+	expect_int(member_number(root, "size"), 16);
+	expect_str(member_string(root, "rule"), "standard");
+	expect_str(member_string(root, "version"), "0.1.0");
+	expect_int(member_count(root), 6);
+	cJSON_Delete(root);
+}
+
+static void encodes_waiting_and_pong_as_just_their_type(void **state)
+{
+	struct event waiting = { .type = EVENT_WAITING };
+	struct event pong = { .type = EVENT_PONG };
+	size_t len;
+	char *text;
+
+	(void)state;
+	text = protocol_encode(&waiting, 0, &len);
+	expect_str(text, "{\"type\":\"waiting\"}");
+	expect_int(len, strlen("{\"type\":\"waiting\"}"));
+	free(text);
+	text = protocol_encode(&pong, 0, &len);
+	expect_str(text, "{\"type\":\"pong\"}");
+	free(text);
+}
+
+static void encodes_role_with_the_opponent_name(void **state)
+{
+	struct event ev = {
+		.type = EVENT_ROLE,
+		.role = ROLE_BACK,
+		.room_id = "6f1c0e2a-9b7d-4c3e-8a5f-0123456789ab",
+		.size = 15,
+		.rule = RULE_FREESTYLE,
+		.opponent_name = "\xe6\x9d\x8e \"Li\" \\",
+	};
+	const cJSON *opponent;
+	cJSON *root = encode(&ev, 16);
+
+	(void)state;
+	expect_str(member_string(root, "type"), "role");
+	expect_str(member_string(root, "role"), "back");
+	expect_str(member_string(root, "room"), ev.room_id);
+	expect_int(member_number(root, "size"), 15);
+	expect_str(member_string(root, "rule"), "freestyle");
+	opponent = cJSON_GetObjectItemCaseSensitive(root, "opponent");
+	assert_true(cJSON_IsObject(opponent));
+	expect_str(member_string(opponent, "name"), ev.opponent_name);
+	expect_int(member_count(opponent), 1);
+	cJSON_Delete(root);
+}
+
+static void
+encodes_an_engine_opponent_with_ai_and_level_and_no_name(void **state)
+{
+	struct event ev = {
+		.type = EVENT_ROLE,
+		.role = ROLE_FRONT,
+		.room_id = "6f1c0e2a-9b7d-4c3e-8a5f-0123456789ab",
+		.size = 15,
+		.ai_level = "hard",
+	};
+	const cJSON *opponent;
+	cJSON *root = encode(&ev, 0);
+
+	(void)state;
+	opponent = cJSON_GetObjectItemCaseSensitive(root, "opponent");
+	assert_true(
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(opponent, "ai")));
+	expect_str(member_string(opponent, "level"), "hard");
+	/* the client names the computer, in its own language */
+	expect_int(member_count(opponent), 2);
+	cJSON_Delete(root);
+}
+
+static void encodes_offer_and_answer_with_who(void **state)
+{
+	struct event offer = { .type = EVENT_OFFER, .by = ROLE_BACK };
+	struct event answer = {
+		.type = EVENT_ANSWER,
+		.by = ROLE_FRONT,
+		.accept = true,
+	};
+	cJSON *root = encode(&offer, 0);
+
+	(void)state;
+	expect_str(member_string(root, "type"), "offer");
+	expect_str(member_string(root, "what"), "takeback");
+	expect_str(member_string(root, "by"), "back");
+	expect_int(member_count(root), 3);
+	cJSON_Delete(root);
+	root = encode(&answer, 0);
+	expect_str(member_string(root, "type"), "answer");
+	expect_str(member_string(root, "by"), "front");
+	assert_true(
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "accept")));
+	cJSON_Delete(root);
+	answer.accept = false;
+	root = encode(&answer, 0);
+	assert_true(cJSON_IsFalse(
+		cJSON_GetObjectItemCaseSensitive(root, "accept")));
+	cJSON_Delete(root);
+}
+
+static void encodes_a_takeback_board_with_content_and_undo(void **state)
+{
+	struct game game;
+	struct event ev = {
+		.type = EVENT_BOARD,
+		.undo = true,
+		.compact = true, /* ignored: a takeback always has content */
+	};
+	const cJSON *content, *undo;
+	cJSON *root;
+
+	(void)state;
+	game_init(&game, 5, RULE_FREESTYLE, FULL_BOARD_BACK);
+	assert_int_equal(game_play(&game, ROLE_FRONT, 2, 2), MOVE_OK);
+	assert_int_equal(game_play(&game, ROLE_BACK, 3, 1), MOVE_OK);
+	assert_true(game_undo(&game, &ev.undo_cell, &ev.undo_role));
+	ev.game = &game;
+	root = encode(&ev, 0);
+	content = cJSON_GetObjectItemCaseSensitive(root, "content");
+	expect_int(cJSON_GetArraySize(content), 25);
+	expect_str(cJSON_GetArrayItem(content, 12)->valuestring, "front");
+	expect_str(cJSON_GetArrayItem(content, 8)->valuestring, "");
+	expect_str(member_string(root, "role"), "back");
+	expect_int(member_number(root, "moves"), 1);
+	undo = cJSON_GetObjectItemCaseSensitive(root, "undo");
+	expect_int(member_number(undo, "x"), 3);
+	expect_int(member_number(undo, "y"), 1);
+	expect_str(member_string(undo, "role"), "back");
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "move"));
+	cJSON_Delete(root);
+}
+
+static void encodes_role_without_opponent_when_the_name_is_empty(void **state)
+{
+	struct event ev = {
+		.type = EVENT_ROLE,
+		.role = ROLE_FRONT,
+		.room_id = "6f1c0e2a-9b7d-4c3e-8a5f-0123456789ab",
+		.size = 15,
+	};
+	cJSON *root;
+
+	(void)state;
+	root = encode(&ev, 0);
+	expect_str(member_string(root, "role"), "front");
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "opponent"));
+	expect_int(member_count(root), 5);
+	cJSON_Delete(root);
+	ev.opponent_name = "";
+	root = encode(&ev, 0);
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "opponent"));
+	cJSON_Delete(root);
+}
+
+/* Checks that a board message's content mirrors game's board. */
+static void check_content(const cJSON *root, const struct game *game)
+{
+	const cJSON *content;
+	const cJSON *cell;
+	int i = 0;
+
+	content = cJSON_GetObjectItemCaseSensitive(root, "content");
+	assert_true(cJSON_IsArray(content));
+	expect_int(member_count(content), game->board.size * game->board.size);
+	cJSON_ArrayForEach(cell, content) {
+		const char *want = role_name((enum role)game->board.cells[i]);
+
+		if (!cJSON_IsString(cell) || strcmp(cell->valuestring, want))
+			fail_msg("content[%d] should be \"%s\"", i, want);
+		i++;
+	}
+}
+
+static void encodes_board_before_any_move_with_front_to_move(void **state)
+{
+	struct event ev = { .type = EVENT_BOARD };
+	struct game game;
+	cJSON *root;
+
+	(void)state;
+	game_init(&game, 5, RULE_FREESTYLE, FULL_BOARD_BACK);
+	ev.game = &game;
+	root = encode(&ev, 0);
+	expect_str(member_string(root, "type"), "board");
+	check_content(root, &game);
+	expect_str(member_string(root, "role"), "front");
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "move"));
+	expect_int(member_number(root, "moves"), 0);
+	cJSON_Delete(root);
+}
+
+static void encodes_board_with_content_next_side_move_and_count(void **state)
+{
+	struct event ev = { .type = EVENT_BOARD };
+	const cJSON *move;
+	struct game game;
+	cJSON *root;
+
+	(void)state;
+	game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_BACK);
+	game_play(&game, ROLE_FRONT, 7, 7);
+	game_play(&game, ROLE_BACK, 0, 14);
+	game_play(&game, ROLE_FRONT, 14, 0);
+	ev.game = &game;
+	root = encode(&ev, 16);
+	check_content(root, &game);
+	expect_str(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "content"),
+				      14 * 15)
+			   ->valuestring,
+		   "back");
+	expect_str(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "content"), 14)
+			   ->valuestring,
+		   "front");
+	expect_str(member_string(root, "role"), "back");
+	move = cJSON_GetObjectItemCaseSensitive(root, "move");
+	assert_true(cJSON_IsObject(move));
+	expect_int(member_number(move, "x"), 14);
+	expect_int(member_number(move, "y"), 0);
+	expect_str(member_string(move, "role"), "front");
+	expect_int(member_count(move), 3);
+	expect_int(member_number(root, "moves"), 3);
+	expect_int(member_count(root), 5);
+	cJSON_Delete(root);
+}
+
+static void encodes_board_after_a_win_with_the_other_side_next(void **state)
+{
+	struct event ev = { .type = EVENT_BOARD };
+	struct game game;
+	cJSON *root;
+	int i;
+
+	(void)state;
+	game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_BACK);
+	for (i = 0; i < 4; i++) {
+		game_play(&game, ROLE_FRONT, i, 0);
+		game_play(&game, ROLE_BACK, i, 1);
+	}
+	game_play(&game, ROLE_FRONT, 4, 0);
+	assert_true(game_is_over(&game));
+	ev.game = &game;
+	root = encode(&ev, 0);
+	expect_str(member_string(root, "role"), "back");
+	expect_int(member_number(root, "moves"), 9);
+	cJSON_Delete(root);
+}
+
+static void encodes_winner_by_five_with_the_line(void **state)
+{
+	struct event ev = { .type = EVENT_WINNER };
+	const cJSON *line;
+	const cJSON *cell;
+	struct game game;
+	cJSON *root;
+	int i;
+
+	(void)state;
+	game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_BACK);
+	game_play(&game, ROLE_FRONT, 14, 14);
+	for (i = 0; i < 4; i++) {
+		game_play(&game, ROLE_BACK, 2 + i, 2 + i);
+		game_play(&game, ROLE_FRONT, 0, i);
+	}
+	game_play(&game, ROLE_BACK, 6, 6);
+	ev.game = &game;
+	root = encode(&ev, 0);
+	expect_str(member_string(root, "type"), "winner");
+	expect_str(member_string(root, "winner"), "back");
+	expect_str(member_string(root, "reason"), "five");
+	line = cJSON_GetObjectItemCaseSensitive(root, "line");
+	assert_true(cJSON_IsArray(line));
+	expect_int(member_count(line), 5);
+	i = 0;
+	cJSON_ArrayForEach(cell, line) {
+		expect_int(member_number(cell, "x"), 2 + i);
+		expect_int(member_number(cell, "y"), 2 + i);
+		expect_int(member_count(cell), 2);
+		i++;
+	}
+	cJSON_Delete(root);
+}
+
+static void encodes_winner_by_full_board_or_forfeit_without_line(void **state)
+{
+	struct event ev = { .type = EVENT_WINNER };
+	struct game game;
+	cJSON *root;
+
+	(void)state;
+	game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_DRAW);
+	game.winner = WINNER_DRAW;
+	game.reason = REASON_FULL;
+	ev.game = &game;
+	root = encode(&ev, 0);
+	expect_str(member_string(root, "winner"), "draw");
+	expect_str(member_string(root, "reason"), "full");
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "line"));
+	expect_int(member_count(root), 3);
+	cJSON_Delete(root);
+
+	game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_BACK);
+	game_forfeit(&game, ROLE_BACK);
+	root = encode(&ev, 0);
+	expect_str(member_string(root, "winner"), "front");
+	expect_str(member_string(root, "reason"), "forfeit");
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "line"));
+	cJSON_Delete(root);
+}
+
+static void encodes_disconnect_with_its_text(void **state)
+{
+	struct event ev = {
+		.type = EVENT_DISCONNECT,
+		.text = "opponent left",
+	};
+	size_t len;
+	char *text;
+
+	(void)state;
+	text = protocol_encode(&ev, 0, &len);
+	expect_str(text, "{\"type\":\"disconnect\",\"disconnect\":"
+			 "\"opponent left\"}");
+	free(text);
+}
+
+static void encodes_error_with_code_and_message_for_every_code(void **state)
+{
+	struct event ev = { .type = EVENT_ERROR, .text = "it is \"wrong\"" };
+	cJSON *root;
+	int code;
+
+	(void)state;
+	for (code = ERR_BAD_JSON; code < ERR_COUNT; code++) {
+		ev.code = (enum error_code)code;
+		root = encode(&ev, 0);
+		expect_str(member_string(root, "type"), "error");
+		expect_str(member_string(root, "code"),
+			   error_code_name((enum error_code)code));
+		expect_str(member_string(root, "message"), ev.text);
+		expect_int(member_count(root), 3);
+		cJSON_Delete(root);
+	}
+}
+
+static void encodes_opponent_away_with_its_seconds(void **state)
+{
+	static const int seconds[] = { 0, 1, 30, 3600, 2147483647 };
+	struct event ev = { .type = EVENT_OPPONENT_AWAY };
+	char expected[64];
+	size_t len;
+	size_t i;
+	char *text;
+
+	(void)state;
+	for (i = 0; i < sizeof(seconds) / sizeof(seconds[0]); i++) {
+		ev.seconds = seconds[i];
+		snprintf(expected, sizeof(expected),
+			 "{\"type\":\"opponent_away\",\"seconds\":%d}",
+			 seconds[i]);
+		text = protocol_encode(&ev, 0, &len);
+		expect_str(text, expected);
+		expect_int(len, strlen(expected));
+		free(text);
+	}
+}
+
+static void encodes_opponent_back_as_just_its_type(void **state)
+{
+	/* Fields of other events are left out even when set. */
+	struct event ev = {
+		.type = EVENT_OPPONENT_BACK,
+		.seconds = 30,
+		.text = "ignored",
+	};
+	size_t len;
+	char *text;
+
+	(void)state;
+	text = protocol_encode(&ev, 0, &len);
+	expect_str(text, "{\"type\":\"opponent_back\"}");
+	expect_int(len, strlen("{\"type\":\"opponent_back\"}"));
+	free(text);
+}
+
+static void does_not_encode_replaced(void **state)
+{
+	struct event ev = { .type = EVENT_REPLACED };
+	size_t len = 12345;
+
+	(void)state;
+	assert_null(protocol_encode(&ev, 16, &len));
+}
+
+static void encode_puts_the_text_after_the_headroom(void **state)
+{
+	struct event ev = { .type = EVENT_PONG };
+	static const char pong[] = "{\"type\":\"pong\"}";
+	size_t headrooms[] = { 0, 1, 16, 4096 };
+	size_t len;
+	size_t i;
+	char *buffer;
+
+	(void)state;
+	for (i = 0; i < sizeof(headrooms) / sizeof(headrooms[0]); i++) {
+		buffer = protocol_encode(&ev, headrooms[i], &len);
+		assert_non_null(buffer);
+		expect_int(len, sizeof(pong) - 1);
+		/* Writes the headroom too, for valgrind and ASan to see. */
+		memset(buffer, 'h', headrooms[i]);
+		assert_memory_equal(buffer + headrooms[i], pong, sizeof(pong));
+		free(buffer);
+	}
+}
+
+static void error_code_names_are_the_protocol_words(void **state)
+{
+	static const char *const names[ERR_COUNT] = {
+		"",
+		"bad_json",
+		"bad_type",
+		"bad_uid",
+		"bad_name",
+		"not_in_game",
+		"not_your_turn",
+		"out_of_range",
+		"occupied",
+		"bad_board",
+		"game_over",
+		"too_large",
+		"rate_limited",
+		"bad_mode",
+		"bad_offer",
+		"nothing_to_undo",
+		"nothing_to_redo",
+		"offer_pending",
+		"no_offer",
+		"too_soon",
+		"unavailable",
+	};
+	int code;
+
+	(void)state;
+	for (code = 0; code < ERR_COUNT; code++)
+		expect_str(error_code_name((enum error_code)code), names[code]);
+}
+
+static void refused_moves_map_to_their_error_codes(void **state)
+{
+	(void)state;
+	expect_code(error_from_move_result(MOVE_OK), ERR_NONE);
+	expect_code(error_from_move_result(MOVE_OUT_OF_RANGE),
+		    ERR_OUT_OF_RANGE);
+	expect_code(error_from_move_result(MOVE_OCCUPIED), ERR_OCCUPIED);
+	expect_code(error_from_move_result(MOVE_NOT_YOUR_TURN),
+		    ERR_NOT_YOUR_TURN);
+	expect_code(error_from_move_result(MOVE_GAME_OVER), ERR_GAME_OVER);
+	expect_code(error_from_move_result(MOVE_BAD_BOARD), ERR_BAD_BOARD);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+			encodes_an_engine_opponent_with_ai_and_level_and_no_name),
+		cmocka_unit_test(encodes_offer_and_answer_with_who),
+		cmocka_unit_test(
+			encodes_a_takeback_board_with_content_and_undo),
+		cmocka_unit_test(
+			encodes_welcome_with_uid_protocol_size_rule_version),
+		cmocka_unit_test(encodes_waiting_and_pong_as_just_their_type),
+		cmocka_unit_test(encodes_role_with_the_opponent_name),
+		cmocka_unit_test(
+			encodes_role_without_opponent_when_the_name_is_empty),
+		cmocka_unit_test(
+			encodes_board_before_any_move_with_front_to_move),
+		cmocka_unit_test(
+			encodes_board_with_content_next_side_move_and_count),
+		cmocka_unit_test(
+			encodes_board_after_a_win_with_the_other_side_next),
+		cmocka_unit_test(encodes_winner_by_five_with_the_line),
+		cmocka_unit_test(
+			encodes_winner_by_full_board_or_forfeit_without_line),
+		cmocka_unit_test(encodes_disconnect_with_its_text),
+		cmocka_unit_test(
+			encodes_error_with_code_and_message_for_every_code),
+		cmocka_unit_test(encodes_opponent_away_with_its_seconds),
+		cmocka_unit_test(encodes_opponent_back_as_just_its_type),
+		cmocka_unit_test(does_not_encode_replaced),
+		cmocka_unit_test(encode_puts_the_text_after_the_headroom),
+		cmocka_unit_test(error_code_names_are_the_protocol_words),
+		cmocka_unit_test(refused_moves_map_to_their_error_codes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
