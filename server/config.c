@@ -14,6 +14,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * The web client of an installed binary, relative to the binary's
+ * directory (CMakeLists.txt defines it from the install layout).
+ */
+#ifndef GOMOKU_INSTALLED_WEB_ROOT
+#define GOMOKU_INSTALLED_WEB_ROOT "../share/gomoku/web"
+#endif
 
 /* Stores value in config, or writes why it is refused to why. */
 typedef int (*config_setter)(struct server_config *config, const char *value,
@@ -193,7 +203,9 @@ static const struct config_option config_options[] = {
 	  "TCP port for HTTP and WebSocket (default: 8080)",
 	  INT_FIELD(port, 1, 65535) },
 	{ "--web-root", "GOMOKU_WEB_ROOT", "DIR",
-	  "directory of the web client (default: " GOMOKU_DEFAULT_WEB_ROOT ")",
+	  "directory of the web client (default: the installed client, " GOMOKU_INSTALLED_WEB_ROOT
+	  " from the binary's directory, when there "
+	  "is one, else " GOMOKU_DEFAULT_WEB_ROOT ")",
 	  SETTER(set_web_root) },
 	{ "--db", "GOMOKU_DB", "PATH",
 	  "SQLite database of games (default: gomoku.db)", SETTER(set_db) },
@@ -268,12 +280,40 @@ static int config_apply(const struct config_option *opt,
 	return config_set_int(opt, config, value, why, why_size);
 }
 
+/*
+ * The default web root: the installed client beside this executable
+ * (GOMOKU_INSTALLED_WEB_ROOT from its directory) when that is a directory,
+ * else the source tree's web/ (a binary run from its build directory).
+ */
+static const char *config_default_web_root(void)
+{
+	static char path[PATH_MAX];
+	char exe[PATH_MAX], candidate[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct stat st;
+	char *slash;
+
+	if (len <= 0)
+		return GOMOKU_DEFAULT_WEB_ROOT;
+	exe[len] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return GOMOKU_DEFAULT_WEB_ROOT;
+	*slash = '\0';
+	if (snprintf(candidate, sizeof(candidate), "%s/%s", exe,
+		     GOMOKU_INSTALLED_WEB_ROOT) >= (int)sizeof(candidate) ||
+	    !realpath(candidate, path) || stat(path, &st) ||
+	    !S_ISDIR(st.st_mode))
+		return GOMOKU_DEFAULT_WEB_ROOT;
+	return path;
+}
+
 void config_init(struct server_config *config)
 {
 	memset(config, 0, sizeof(*config));
 	config->host = NULL;
 	config->port = 8080;
-	config->web_root = GOMOKU_DEFAULT_WEB_ROOT;
+	config->web_root = config_default_web_root();
 	config->board_size = BOARD_DEFAULT_SIZE;
 	config->rule = RULE_FREESTYLE;
 	config->full_board = FULL_BOARD_BACK;
@@ -313,6 +353,8 @@ static void config_print_help(const char *program)
 	       "GET /healthz of the server these settings describe; exit 0 on 200",
 	       "--help", "print this help and exit", "--version",
 	       "print the version and exit");
+	printf("\nThis binary's default web root: %s\n",
+	       config_default_web_root());
 }
 
 static const struct config_option *config_find_flag(const char *arg,

@@ -83,6 +83,7 @@ started=$(date +%s)
 (
 	cd "$root/tests" &&
 		GOMOKU_SERVER_BIN=$logs/gomoku-server GOMOKU_WEB_ROOT=$root/web \
+			GOMOKU_BUILD_DIR=$build \
 			GOMOKU_PBRAIN_BIN=$pbrain \
 			GOMOKU_TEST_CRASH_CYCLES=$cycles_env \
 			GOMOKU_TEST_TIME_SCALE=$time_scale \

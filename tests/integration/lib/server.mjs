@@ -103,9 +103,9 @@ export function httpGet(port, path, { timeoutMs = scaled(5000), headers = {}, ho
  * still running after timeoutMs is killed and the promise rejects: used for
  * --help, --version and refused flags, which must exit on their own.
  */
-export function runServerOnce(args, { env = {}, timeoutMs = scaled(5000) } = {}) {
+export function runServerOnce(args, { env = {}, timeoutMs = scaled(5000), bin = serverBin } = {}) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(serverBin, args, {
+		const child = spawn(bin, args, {
 			env: serverEnv(env),
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
@@ -125,7 +125,7 @@ export function runServerOnce(args, { env = {}, timeoutMs = scaled(5000) } = {})
 		child.on('error', (err) => {
 			clearTimeout(timer);
 			liveChildren.delete(child);
-			reject(new Error(`cannot run ${serverBin}: ${err.message}`));
+			reject(new Error(`cannot run ${bin}: ${err.message}`));
 		});
 		child.on('close', (code, signal) => {
 			clearTimeout(timer);
@@ -393,19 +393,21 @@ async function waitForHealth(server, timeoutMs) {
  * pass, 127.0.0.1 by default, where the server is reached too; null to
  * pass none: then it is reached on 127.0.0.1), hostAndPort (false to pass
  * no --host/--port: the test passes them itself, e.g. through env), port
- * (for hostAndPort false: where to look for /healthz).
+ * (for hostAndPort false: where to look for /healthz), webRootArg (false
+ * to pass no --web-root: the server's default applies), bin (another
+ * gomoku-server binary, such as an installed one).
  */
 export async function startServer({ args = [], env = {}, host = HOST, hostAndPort = true, port = null,
-	startTimeoutMs = scaled(10000) } = {}) {
+	webRootArg = true, bin = serverBin, startTimeoutMs = scaled(10000) } = {}) {
 	let failure = '';
 	for (let attempt = 0; attempt < 3; attempt++) {
 		const chosenPort = hostAndPort ? await freePort() : port;
 		const hostArgs = host === null ? [] : ['--host', host];
 		const fullArgs = hostAndPort
-			? ['--port', String(chosenPort), ...hostArgs, '--web-root', webRoot,
-				...baseArgs(), ...args]
+			? ['--port', String(chosenPort), ...hostArgs,
+				...(webRootArg ? ['--web-root', webRoot] : []), ...baseArgs(), ...args]
 			: args;
-		const child = spawn(serverBin, fullArgs, {
+		const child = spawn(bin, fullArgs, {
 			env: serverEnv(env),
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
@@ -420,12 +422,12 @@ export async function startServer({ args = [], env = {}, host = HOST, hostAndPor
 			return server;
 		}
 		await server.kill();
-		failure = `gomoku-server ${fullArgs.join(' ')} ${problem}; it wrote:\n` +
+		failure = `${bin} ${fullArgs.join(' ')} ${problem}; it wrote:\n` +
 			(server.output() || '(nothing)');
 		if (/could not be run/.test(problem))
 			break;
 	}
-	throw new Error(`expected ${serverBin} to start and serve /healthz: ${failure}`);
+	throw new Error(`expected ${bin} to start and serve /healthz: ${failure}`);
 }
 
 /**
