@@ -13,10 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pbrain_client.h"
 #include "engine.h"
-#include "game_ws.h"
 #include "log.h"
+#include "pbrain_client.h"
 
 /* A search: the position, copied, and, once done, its answer. */
 struct ai_job {
@@ -32,26 +31,30 @@ struct ai_job {
 	uint64_t micros; /* how long the search took */
 };
 
-/* The workers and their two queues, under one lock. */
-struct ai_pool {
-	struct server *srv;
-	pthread_mutex_t lock;
-	pthread_cond_t work;	  /* signalled when a job is queued */
-	struct ai_job *todo_head; /* oldest first */
+/* One of these per server: the workers and their two queues. */
+struct ai {
+	const struct server_config *config; /* --ai-ms, --ai-engine, ... */
+	struct hub *hub;		    /* where answers are played */
+	struct metrics *metrics;	    /* the server's */
+	uv_loop_t *loop;		    /* the server's */
+	uv_async_t wake;		    /* a worker finished a job */
+	pthread_mutex_t lock;		    /* the queues and stop */
+	pthread_cond_t work;		    /* signalled when a job is queued */
+	struct ai_job *todo_head;	    /* oldest first */
 	struct ai_job *todo_tail;
-	struct ai_job *done; /* finished, any order */
-	bool stop;
+	struct ai_job *done;   /* finished, any order */
+	bool stop;	       /* the workers are to end */
 	struct ai_game *games; /* --ai-engine: every process */
 	int threads;	       /* started */
 	pthread_t thread[];
 };
 
-/* An engine game's external process and the request it is answering. */
+/* One of these per engine game with --ai-engine: its process. */
 struct ai_game {
 	struct ai_game *prev, *next; /* in the pool's list */
-	struct server *srv;
+	struct ai *ai;
 	struct pbrain_client *engine;
-	struct lobby_ai_ticket ticket;
+	struct lobby_ai_ticket ticket; /* the request it is answering */
 	uint64_t asked_us;
 	bool busy;
 };
@@ -66,25 +69,33 @@ static uint64_t ai_now_us(void *ctx)
 }
 
 /* Counts one engine move's time in the /metrics histogram. */
-static void ai_count_move(struct server *srv, uint64_t micros)
+static void ai_count_move(struct ai *ai, uint64_t micros)
 {
 	static const uint64_t bounds_us[AI_BUCKETS] = {
 		5000,	10000,	25000,	 50000,	  100000,
 		200000, 500000, 1000000, 2500000,
 	};
-	int i;
+	struct metrics *metrics = ai->metrics;
 
-	srv->metrics.ai_moves++;
-	srv->metrics.ai_move_us_sum += micros;
-	for (i = 0; i < AI_BUCKETS; i++)
+	metrics->ai_moves++;
+	metrics->ai_move_us_sum += micros;
+	for (int i = 0; i < AI_BUCKETS; i++)
 		if (micros <= bounds_us[i])
-			srv->metrics.ai_move_buckets[i]++;
+			metrics->ai_move_buckets[i]++;
+}
+
+/* Hands a finished job to the loop. Under ai->lock. */
+static void ai_job_done(struct ai *ai, struct ai_job *job)
+{
+	job->next = ai->done;
+	ai->done = job;
+	uv_async_send(&ai->wake);
 }
 
 /* A worker: waits for a job, searches it, hands it back to the loop. */
 static void *ai_worker(void *arg)
 {
-	struct ai_pool *pool = arg;
+	struct ai *ai = arg;
 	struct engine *engine = engine_new(0);
 
 	/*
@@ -92,71 +103,44 @@ static void *ai_worker(void *arg)
 	 * core with it gets about a tenth of the core when both want it.
 	 */
 	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
-	pthread_mutex_lock(&pool->lock);
+	pthread_mutex_lock(&ai->lock);
 	for (;;) {
 		struct engine_limits limits = { .now_us = ai_now_us };
 		struct engine_result result;
 		struct ai_job *job;
 		uint64_t start;
 
-		while (!pool->stop && !pool->todo_head)
-			pthread_cond_wait(&pool->work, &pool->lock);
-		if (pool->stop)
+		while (!ai->stop && !ai->todo_head)
+			pthread_cond_wait(&ai->work, &ai->lock);
+		if (ai->stop)
 			break;
-		job = pool->todo_head;
-		pool->todo_head = job->next;
-		if (!pool->todo_head)
-			pool->todo_tail = NULL;
-		pthread_mutex_unlock(&pool->lock);
+		job = ai->todo_head;
+		ai->todo_head = job->next;
+		if (!ai->todo_head)
+			ai->todo_tail = NULL;
+		pthread_mutex_unlock(&ai->lock);
 
 		start = ai_now_us(NULL);
-		limits.deadline_us =
-			start + (uint64_t)pool->srv->config.ai_ms * 1000;
+		/* the config is read-only once the loop runs */
+		limits.deadline_us = start + (uint64_t)ai->config->ai_ms * 1000;
 		limits.seed = job->seed;
 		job->err = engine ?
 				   engine_choose(engine, &job->board,
 						 job->to_move, job->rule,
 						 job->level, &limits, &result) :
 				   -ENOMEM;
-		job->x = result.x;
-		job->y = result.y;
+		if (!job->err) {
+			job->x = result.x;
+			job->y = result.y;
+		}
 		job->micros = ai_now_us(NULL) - start;
 
-		pthread_mutex_lock(&pool->lock);
-		job->next = pool->done;
-		pool->done = job;
-		if (pool->srv->context)
-			lws_cancel_service(pool->srv->context);
+		pthread_mutex_lock(&ai->lock);
+		ai_job_done(ai, job);
 	}
-	pthread_mutex_unlock(&pool->lock);
+	pthread_mutex_unlock(&ai->lock);
 	engine_free(engine);
 	return NULL;
-}
-
-int ai_start(struct server *srv)
-{
-	int count = srv->config.ai_threads;
-	struct ai_pool *pool;
-
-	if (srv->config.ai_engine)
-		count = 0; /* the pool only hands failures back */
-	pool = calloc(1, sizeof(*pool) + (size_t)count * sizeof(pthread_t));
-	if (!pool)
-		return -1;
-	pool->srv = srv;
-	pthread_mutex_init(&pool->lock, NULL);
-	pthread_cond_init(&pool->work, NULL);
-	srv->ai = pool;
-	for (; pool->threads < count; pool->threads++) {
-		if (pthread_create(&pool->thread[pool->threads], NULL,
-				   ai_worker, pool)) {
-			log_error("cannot start engine thread %d",
-				  pool->threads + 1);
-			ai_stop(srv);
-			return -1;
-		}
-	}
-	return 0;
 }
 
 static void ai_free_list(struct ai_job *job)
@@ -170,99 +154,152 @@ static void ai_free_list(struct ai_job *job)
 }
 
 /* Ends game's process and forgets it. */
-static void ai_game_free(struct ai_pool *pool, struct ai_game *game)
+static void ai_game_free(struct ai *ai, struct ai_game *game)
 {
 	if (game->prev)
 		game->prev->next = game->next;
 	else
-		pool->games = game->next;
+		ai->games = game->next;
 	if (game->next)
 		game->next->prev = game->prev;
 	pbrain_client_free(game->engine);
 	free(game);
 }
 
-void ai_stop(struct server *srv)
-{
-	struct ai_pool *pool = srv->ai;
-
-	if (!pool)
-		return;
-	pthread_mutex_lock(&pool->lock);
-	pool->stop = true;
-	pthread_cond_broadcast(&pool->work);
-	pthread_mutex_unlock(&pool->lock);
-	for (int i = 0; i < pool->threads; i++)
-		pthread_join(pool->thread[i], NULL);
-	/* Rooms outlive the loop; their processes must not. */
-	while (pool->games)
-		ai_game_free(pool, pool->games);
-	ai_free_list(pool->todo_head);
-	ai_free_list(pool->done);
-	pthread_mutex_destroy(&pool->lock);
-	pthread_cond_destroy(&pool->work);
-	free(pool);
-	srv->ai = NULL;
-}
-
 /* Plays an engine's answer for ticket; a refused move forfeits. */
-static void ai_play(struct server *srv, const struct lobby_ai_ticket *ticket,
+static void ai_play(struct ai *ai, const struct lobby_ai_ticket *ticket,
 		    int err, int x, int y, const char *why)
 {
-	if (srv->shutting_down)
+	if (ai->hub->stopped)
 		return; /* the players' sessions are closing: tell nobody */
 	if (!err)
-		err = lobby_ai_move(&srv->lobby, ticket, x, y);
-	if (err == -ESTALE) {
-		game_ws_lobby_done(srv);
+		err = hub_ai_move(ai->hub, ticket, x, y);
+	if (err == -ESTALE)
 		return; /* the position changed since: a takeback, a leave */
-	}
 	if (err) {
-		srv->metrics.ai_failures++;
-		log_warn("engine failed in room %.8s: %s", ticket->room_id,
+		ai->metrics->ai_failures++;
+		log_warn("engine failed in room " LOG_ID ": %s",
+			 LOG_ID_ARG(ticket->room_id),
 			 why ? why : "refused move");
-		lobby_ai_forfeit(&srv->lobby, ticket);
+		hub_ai_forfeit(ai->hub, ticket);
 	}
-	game_ws_lobby_done(srv);
+}
+
+/* Plays the moves the workers finished (ai->wake). */
+static void ai_collect(uv_async_t *wake)
+{
+	struct ai *ai = wake->data;
+	struct ai_job *job;
+
+	pthread_mutex_lock(&ai->lock);
+	job = ai->done;
+	ai->done = NULL;
+	pthread_mutex_unlock(&ai->lock);
+	while (job) {
+		struct ai_job *next = job->next;
+
+		if (!job->err)
+			ai_count_move(ai, job->micros);
+		ai_play(ai, &job->ticket, job->err, job->x, job->y,
+			job->err == -EIO ? "the engine could not be asked" :
+					   "the engine found no move");
+		free(job);
+		job = next;
+	}
+}
+
+struct ai *ai_new(uv_loop_t *loop, const struct server_config *config,
+		  struct hub *hub, struct metrics *metrics)
+{
+	int count = config->ai_engine ? 0 : config->ai_threads;
+	struct ai *ai;
+
+	/* with --ai-engine the queues only hand failures back */
+	ai = calloc(1, sizeof(*ai) + (size_t)count * sizeof(pthread_t));
+	if (!ai)
+		return NULL;
+	ai->config = config;
+	ai->hub = hub;
+	ai->metrics = metrics;
+	ai->loop = loop;
+	if (uv_async_init(loop, &ai->wake, ai_collect)) {
+		free(ai);
+		return NULL;
+	}
+	ai->wake.data = ai;
+	pthread_mutex_init(&ai->lock, NULL);
+	pthread_cond_init(&ai->work, NULL);
+	for (; ai->threads < count; ai->threads++) {
+		if (pthread_create(&ai->thread[ai->threads], NULL, ai_worker,
+				   ai)) {
+			log_error("cannot start engine thread %d",
+				  ai->threads + 1);
+			ai_free(ai);
+			return NULL;
+		}
+	}
+	return ai;
+}
+
+static void ai_on_closed(uv_handle_t *handle)
+{
+	free(handle->data);
+}
+
+void ai_free(struct ai *ai)
+{
+	if (!ai)
+		return;
+	pthread_mutex_lock(&ai->lock);
+	ai->stop = true;
+	pthread_cond_broadcast(&ai->work);
+	pthread_mutex_unlock(&ai->lock);
+	for (int i = 0; i < ai->threads; i++)
+		pthread_join(ai->thread[i], NULL);
+	/* Rooms outlive the loop; their processes must not. */
+	while (ai->games)
+		ai_game_free(ai, ai->games);
+	ai_free_list(ai->todo_head);
+	ai_free_list(ai->done);
+	pthread_mutex_destroy(&ai->lock);
+	pthread_cond_destroy(&ai->work);
+	uv_close((uv_handle_t *)&ai->wake, ai_on_closed);
 }
 
 /* --ai-engine: the external engine answered, or failed. */
 static void ai_pbrain_answer(void *ctx, int err, int x, int y,
-			       const char *reason)
+			     const char *reason)
 {
 	struct ai_game *game = ctx;
-	struct server *srv = game->srv;
 
 	game->busy = false;
 	if (!err)
-		ai_count_move(srv, ai_now_us(NULL) - game->asked_us);
-	ai_play(srv, &game->ticket, err, x, y, reason);
+		ai_count_move(game->ai, ai_now_us(NULL) - game->asked_us);
+	ai_play(game->ai, &game->ticket, err, x, y, reason);
 }
 
 /*
  * The engine of room cannot move: it loses, on the loop's next turn (the
- * lobby is in the middle of a step now), through the done queue.
+ * hub is in the middle of a step now), through the done queue.
  */
-static void ai_fail_later(struct server *srv, struct lobby_room *room)
+static void ai_fail_later(struct ai *ai, struct lobby_room *room)
 {
-	struct ai_pool *pool = srv->ai;
 	struct ai_job *job = calloc(1, sizeof(*job));
 
 	if (!job) {
-		log_error("out of memory: engine game %.8s waits", room->id);
+		log_error("out of memory: engine game " LOG_ID " waits",
+			  LOG_ID_ARG(room->id));
 		return;
 	}
 	lobby_ai_ticket(room, &job->ticket);
 	job->err = -EIO;
-	pthread_mutex_lock(&pool->lock);
-	job->next = pool->done;
-	pool->done = job;
-	pthread_mutex_unlock(&pool->lock);
-	lws_cancel_service(srv->context);
+	pthread_mutex_lock(&ai->lock);
+	ai_job_done(ai, job);
+	pthread_mutex_unlock(&ai->lock);
 }
 
 /* --ai-engine: asks room's process (started on first use) for a move. */
-static void ai_think_external(struct server *srv, struct lobby_room *room)
+static void ai_think_external(struct ai *ai, struct lobby_room *room)
 {
 	struct ai_game *game = room->ai_ctx;
 	const struct game *position = &room->game;
@@ -271,46 +308,45 @@ static void ai_think_external(struct server *srv, struct lobby_room *room)
 		game = calloc(1, sizeof(*game));
 		if (!game)
 			goto out_forfeit;
-		game->srv = srv;
+		game->ai = ai;
 		game->engine = pbrain_client_start(
-			&srv->loop, srv->config.ai_engine, position->board.size,
-			position->rule, srv->config.ai_ms,
+			ai->loop, ai->config->ai_engine, position->board.size,
+			position->rule, ai->config->ai_ms,
 			PBRAIN_CLIENT_MARGIN_MS, ai_pbrain_answer, game);
 		if (!game->engine) {
 			free(game);
 			goto out_forfeit;
 		}
 		room->ai_ctx = game;
-		game->next = srv->ai->games;
+		game->next = ai->games;
 		if (game->next)
 			game->next->prev = game;
-		srv->ai->games = game;
+		ai->games = game;
 	}
 	if (game->busy)
 		pbrain_client_cancel(game->engine);
 	lobby_ai_ticket(room, &game->ticket);
 	game->asked_us = ai_now_us(NULL);
 	if (pbrain_client_request(game->engine, position->history,
-				position->moves_played, room->ai_role))
+				  position->moves_played, room->ai_role))
 		goto out_forfeit_started;
 	game->busy = true;
 	return;
 
 out_forfeit:
-	log_warn("cannot start the engine %s", srv->config.ai_engine);
+	log_warn("cannot start the engine %s", ai->config->ai_engine);
 out_forfeit_started:
-	ai_fail_later(srv, room);
+	ai_fail_later(ai, room);
 }
 
 void ai_think(void *ctx, struct lobby_room *room)
 {
-	struct server *srv = ctx;
-	struct ai_pool *pool = srv->ai;
+	struct ai *ai = ctx;
 	struct ai_job *job;
 	uint32_t seed;
 
-	if (srv->config.ai_engine) {
-		ai_think_external(srv, room);
+	if (ai->config->ai_engine) {
+		ai_think_external(ai, room);
 		return;
 	}
 	job = calloc(1, sizeof(*job));
@@ -323,45 +359,23 @@ void ai_think(void *ctx, struct lobby_room *room)
 	job->to_move = room->game.to_move;
 	job->rule = room->game.rule;
 	job->level = room->seats[room->ai_role]->level;
-	srv->lobby.random.fill(srv->lobby.random.ctx, &seed, sizeof(seed));
+	hub_random(ai->hub, &seed, sizeof(seed));
 	job->seed = seed;
 
-	pthread_mutex_lock(&pool->lock);
-	if (pool->todo_tail)
-		pool->todo_tail->next = job;
+	pthread_mutex_lock(&ai->lock);
+	if (ai->todo_tail)
+		ai->todo_tail->next = job;
 	else
-		pool->todo_head = job;
-	pool->todo_tail = job;
-	pthread_cond_signal(&pool->work);
-	pthread_mutex_unlock(&pool->lock);
+		ai->todo_head = job;
+	ai->todo_tail = job;
+	pthread_cond_signal(&ai->work);
+	pthread_mutex_unlock(&ai->lock);
 }
 
-void ai_collect(struct server *srv)
+void ai_room_closed(void *ctx, const struct lobby_room *room)
 {
-	struct ai_pool *pool = srv->ai;
-	struct ai_job *job;
+	struct ai *ai = ctx;
 
-	if (!pool)
-		return;
-	pthread_mutex_lock(&pool->lock);
-	job = pool->done;
-	pool->done = NULL;
-	pthread_mutex_unlock(&pool->lock);
-	while (job) {
-		struct ai_job *next = job->next;
-
-		if (!job->err)
-			ai_count_move(srv, job->micros);
-		ai_play(srv, &job->ticket, job->err, job->x, job->y,
-			job->err == -EIO ? "the engine could not be asked" :
-					   "the engine found no move");
-		free(job);
-		job = next;
-	}
-}
-
-void ai_room_closed(struct server *srv, const struct lobby_room *room)
-{
-	if (room->ai_ctx && srv->config.ai_engine && srv->ai)
-		ai_game_free(srv->ai, room->ai_ctx);
+	if (room->ai_ctx && ai->config->ai_engine)
+		ai_game_free(ai, room->ai_ctx);
 }

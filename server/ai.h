@@ -2,33 +2,44 @@
  * ai.h - the computer opponent: searches off the event loop.
  *
  * The built-in engine runs on a small pool of worker threads (one struct
- * engine, with its transposition table, per thread). The lobby asks for a
- * move through its think hook; the position is copied into a job, a worker
- * searches it within --ai-ms, and the result is handed back to the event
- * loop with lws_cancel_service(): ai_collect() then plays it, unless the
- * position changed meanwhile (a takeback, the player left). With
- * --ai-engine, each engine game has a child process speaking the pbrain
- * protocol instead (server/pbrain_client.c); one that crashes or stays
- * silent loses the game.
+ * engine, with its transposition table, per thread). The hub asks for a
+ * move through its engine hook ai_think(); the position is copied into a
+ * job, a worker searches it within --ai-ms, and the result is handed back
+ * to the event loop through a uv_async_t (the one libuv call other threads
+ * may make), where it is played with hub_ai_move() unless the position
+ * changed meanwhile (a takeback, the player left). With --ai-engine, each
+ * engine game has a child process speaking the pbrain protocol instead
+ * (server/pbrain_client.c); one that crashes or stays silent loses the
+ * game.
  */
 #ifndef GOMOKU_AI_H
 #define GOMOKU_AI_H
 
-#include "server.h"
+#include <uv.h>
 
-/* Starts the worker threads (or nothing, with --ai-engine). 0 or -1. */
-int ai_start(struct server *srv);
+#include "config.h"
+#include "hub.h"
+#include "metrics.h"
 
-/* Stops and joins the workers; drops the jobs; frees external engines. */
-void ai_stop(struct server *srv);
+/* Opaque: one per server. */
+struct ai;
 
-/* The lobby's think hook (ctx: the server). */
+/*
+ * Starts the worker threads (none with --ai-engine), playing through hub
+ * and counting in metrics. NULL on failure.
+ */
+struct ai *ai_new(uv_loop_t *loop, const struct server_config *config,
+		  struct hub *hub, struct metrics *metrics);
+
+/*
+ * Stops and joins the workers, drops their jobs, ends the external
+ * engines; the rest is freed once the loop has closed its handle. NULL is
+ * a no-op.
+ */
+void ai_free(struct ai *ai);
+
+/* The hub's engine hooks (ctx: the struct ai). */
 void ai_think(void *ctx, struct lobby_room *room);
-
-/* Plays the moves the workers finished. On the event loop only. */
-void ai_collect(struct server *srv);
-
-/* An engine room closed: its external engine, if any, is ended. */
-void ai_room_closed(struct server *srv, const struct lobby_room *room);
+void ai_room_closed(void *ctx, const struct lobby_room *room);
 
 #endif

@@ -13,7 +13,7 @@
 #include <limits.h>
 #include <stddef.h>
 
-#include "http.h"
+#include "http_answer.h"
 
 #define FILES_MAX_BYTES (16 * 1024 * 1024) /* larger files: 500 */
 

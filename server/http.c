@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "files.h"
+#include "http_answer.h"
 #include "frame_check.h"
 #include "drain.h"
 #include "log.h"
@@ -45,19 +46,6 @@ static const struct http_route http_routes[] = {
 	{ "/metrics", ops_http_metrics },
 	{ "/api/games/", ops_http_game },
 };
-
-int http_answer_text(struct http_answer *answer, unsigned int status,
-		     const char *mime, const char *text)
-{
-	answer->status = status;
-	answer->mime = mime;
-	answer->len = strlen(text);
-	answer->body = malloc(answer->len ? answer->len : 1);
-	if (!answer->body)
-		return -ENOMEM;
-	memcpy(answer->body, text, answer->len);
-	return 0;
-}
 
 /* The route of path, or NULL for the files. */
 static const struct http_route *http_route_of(const char *path)

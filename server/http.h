@@ -24,23 +24,6 @@
 
 #define HTTP_PROTOCOL_NAME "gomoku-http"
 
-/* What one request is answered; the body belongs to it. */
-struct http_answer {
-	unsigned int status; /* HTTP status code */
-	const char *mime;    /* Content-Type; NULL: none */
-	const char *cache;   /* Cache-Control; NULL: none */
-	char etag[20];	     /* ETag (without quotes); "": none */
-	char *body;	     /* malloc'd, or NULL for none */
-	size_t len;	     /* bytes of body */
-};
-
-/*
- * Makes answer a short text (a copy of text) with status: for errors.
- * 0, or -ENOMEM.
- */
-int http_answer_text(struct http_answer *answer, unsigned int status,
-		     const char *mime, const char *text);
-
 /* The protocol's entry for the context's protocol table. */
 extern const struct lws_protocols http_protocol;
 

@@ -2,13 +2,18 @@
  * log.h - the server's one-line-per-event log on stderr.
  *
  * Lines look like "2026-11-21T16:40:00Z info connect uid=1a2b3c4d ...".
- * A uid is a bearer secret: log at most its first LOG_UID_PREFIX characters
- * (print it with "%.8s").
+ * A uid is a bearer secret: a line shows only its first LOG_ID_CHARS
+ * characters, and room ids are shortened alike, always through LOG_ID and
+ * LOG_ID_ARG():
+ *
+ *	log_info("connect uid=" LOG_ID " peer=%s", LOG_ID_ARG(uid), peer);
  */
 #ifndef GOMOKU_LOG_H
 #define GOMOKU_LOG_H
 
-#define LOG_UID_PREFIX 8
+#define LOG_ID_CHARS 8
+#define LOG_ID "%.*s" /* a uid's or room id's place in fmt */
+#define LOG_ID_ARG(id) LOG_ID_CHARS, (id) /* and its arguments */
 
 enum log_level {
 	LOG_ERROR,

@@ -14,76 +14,48 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <time.h>
 
+#include "admission.h"
 #include "ai.h"
+#include "clock.h"
 #include "config.h"
 #include "frame_check.h"
-#include "game_ws.h"
 #include "healthcheck.h"
 #include "http.h"
 #include "listen.h"
 #include "log.h"
 #include "server.h"
+#include "session.h"
 
 #define SHUTDOWN_DEADLINE_MS 1500 /* then exit even if clients linger */
 #define SHUTDOWN_POLL_MS 20	  /* how often to look for the last one */
 #define SWEEP_MS 1000		  /* keep-alive walk over the sessions */
 
+/* What only main uses: the loop's own handles and the way out. */
+struct main_loop {
+	struct ai *ai;		       /* engine searches (server/ai.c) */
+	uv_signal_t signals[2];	       /* SIGINT, SIGTERM */
+	uv_prepare_t commit_prepare;   /* ends each loop turn */
+	uv_timer_t sweep_timer;	       /* keep-alive, once a second */
+	uv_timer_t shutdown_timer;     /* polls for the last session */
+	uint64_t shutdown_deadline_ms; /* stop by then regardless */
+	bool hub_ready;		       /* hub_init() succeeded */
+	bool stopping;		       /* main_stop() ran */
+};
+
 static struct server server;
-
-uint64_t server_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-int64_t server_unix_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void server_tick(uv_timer_t *timer)
-{
-	server_schedule_tick(
-		lws_container_of(timer, struct server, tick_timer));
-}
-
-void server_schedule_tick(struct server *srv)
-{
-	uint64_t now = server_now_ms();
-	uint64_t next;
-
-	/*
-	 * Shutting down, sessions close without leaving their seats (the
-	 * games are resumed after the restart): nothing may tell them
-	 * anything any more.
-	 */
-	if (srv->shutting_down)
-		return;
-	next = lobby_tick(&srv->lobby, now);
-
-	game_ws_lobby_done(srv);
-	if (next == UINT64_MAX || srv->stopping)
-		return;
-	uv_timer_start(&srv->tick_timer, server_tick, next - now, 0);
-}
+static struct main_loop main_loop;
 
 /* Seats a game the store kept from before a restart. */
-static int server_restore_game(void *ctx, const struct lobby_saved_game *saved)
+static int main_restore_game(void *ctx, const struct lobby_saved_game *saved)
 {
 	struct server *srv = ctx;
 
-	return lobby_restore(&srv->lobby, saved, server_now_ms()) ? 0 : -1;
+	return hub_restore(&srv->hub, saved);
 }
 
 /* The lobby's random source: getrandom(2). */
-static void server_random_fill(void *ctx, void *buf, size_t len)
+static void main_random_fill(void *ctx, void *buf, size_t len)
 {
 	unsigned char *out = buf;
 
@@ -103,7 +75,7 @@ static void server_random_fill(void *ctx, void *buf, size_t len)
 }
 
 /* lws's own log lines, through ours. */
-static void server_lws_log(int level, const char *line)
+static void main_lws_log(int level, const char *line)
 {
 	size_t len = strlen(line);
 
@@ -116,117 +88,123 @@ static void server_lws_log(int level, const char *line)
 }
 
 /*
- * The store's batch is committed once per loop turn: a libuv prepare
- * handle runs before the loop waits for I/O again, after every callback of
- * the turn (sockets, timers), so what a turn journals is durable before
- * anyone is told, and a busy turn costs one commit.
+ * The end of every loop turn: a libuv prepare handle runs before the loop
+ * waits for I/O again, after every callback of the turn (sockets, timers),
+ * so what a turn journals is committed, once, before anyone is told.
  */
-static void server_commit_prepare(uv_prepare_t *prepare)
+static void main_end_turn(uv_prepare_t *prepare)
 {
-	game_ws_close_broken();
-	game_ws_commit(
-		lws_container_of(prepare, struct server, commit_prepare));
+	(void)prepare;
+	session_close_broken();
+	hub_commit(&server.hub);
 }
 
 /*
  * Ends the event loop: the last commit, lws' context (it closes its own
  * handles on our loop), then ours; uv_run() returns once all are closed.
  */
-static void server_stop(struct server *srv)
+static void main_stop(void)
 {
-	if (srv->stopping)
+	if (main_loop.stopping)
 		return;
-	srv->stopping = true;
-	ai_stop(srv); /* its threads wake lws: before the context goes */
-	game_ws_commit(srv);
-	lws_context_destroy(srv->context);
-	uv_close((uv_handle_t *)&srv->shutdown_timer, NULL);
-	uv_close((uv_handle_t *)&srv->tick_timer, NULL);
-	uv_close((uv_handle_t *)&srv->sweep_timer, NULL);
-	uv_close((uv_handle_t *)&srv->journal_timer, NULL);
-	uv_close((uv_handle_t *)&srv->commit_prepare, NULL);
-	drain_free(srv->drain);
-	srv->drain = NULL;
-	for (size_t i = 0; i < sizeof(srv->signals) / sizeof(*srv->signals);
-	     i++)
-		uv_close((uv_handle_t *)&srv->signals[i], NULL);
+	main_loop.stopping = true;
+	ai_free(main_loop.ai); /* before the rooms and the context go */
+	main_loop.ai = NULL;
+	if (main_loop.hub_ready) {
+		hub_stop(&server.hub);
+		hub_commit(&server.hub);
+	}
+	lws_context_destroy(server.context);
+	uv_close((uv_handle_t *)&main_loop.shutdown_timer, NULL);
+	uv_close((uv_handle_t *)&main_loop.sweep_timer, NULL);
+	uv_close((uv_handle_t *)&main_loop.commit_prepare, NULL);
+	for (size_t i = 0;
+	     i < sizeof(main_loop.signals) / sizeof(*main_loop.signals); i++)
+		uv_close((uv_handle_t *)&main_loop.signals[i], NULL);
+	drain_free(server.drain);
+	server.drain = NULL;
+	journal_free(server.journal);
+	server.journal = NULL;
 }
 
 /* Stops once the last session is gone or time is up. */
-static void server_shutdown_poll(uv_timer_t *timer)
+static void main_shutdown_poll(uv_timer_t *timer)
 {
-	struct server *srv =
-		lws_container_of(timer, struct server, shutdown_timer);
-
-	if (srv->sessions.count && server_now_ms() < srv->shutdown_deadline_ms)
+	(void)timer;
+	if (server.metrics.connections &&
+	    clock_monotonic_ms() < main_loop.shutdown_deadline_ms)
 		return;
-	if (srv->sessions.count)
-		log_warn("stopping with %u clients still connected",
-			 srv->sessions.count);
-	server_stop(srv);
+	if (server.metrics.connections)
+		log_warn("stopping with %lu clients still connected",
+			 server.metrics.connections);
+	main_stop();
 }
 
-static void server_signal(uv_signal_t *handle, int signum)
+/*
+ * SIGTERM or SIGINT: nothing changes in the games any more (their seats
+ * are kept for the restart), every session closes with 1001, and the
+ * loop stops once they are gone.
+ */
+static void main_signal(uv_signal_t *handle, int signum)
 {
-	struct server *srv = handle->data;
-
-	if (srv->shutting_down) {
+	(void)handle;
+	if (server.shutting_down) {
 		log_warn("signal %d again: stopping now", signum);
-		server_stop(srv);
+		main_stop();
 		return;
 	}
-	log_info("signal %d: closing %u connections with 1001 and stopping",
-		 signum, srv->sessions.count);
-	srv->shutting_down = true;
-	srv->shutdown_deadline_ms = server_now_ms() + SHUTDOWN_DEADLINE_MS;
-	game_ws_close_all(srv);
-	uv_timer_start(&srv->shutdown_timer, server_shutdown_poll,
+	log_info("signal %d: closing %lu connections with 1001 and stopping",
+		 signum, server.metrics.connections);
+	server.shutting_down = true;
+	hub_stop(&server.hub);
+	main_loop.shutdown_deadline_ms =
+		clock_monotonic_ms() + SHUTDOWN_DEADLINE_MS;
+	session_close_all(&server);
+	uv_timer_start(&main_loop.shutdown_timer, main_shutdown_poll,
 		       SHUTDOWN_POLL_MS, SHUTDOWN_POLL_MS);
 }
 
 /*
  * lws' own keep-alive is off (a ping time with no hang-up time turns it
  * off; none at all means lws' default of 300 s): it re-arms a timer per
- * connection in one sorted list, O(connections) each time. game_ws_sweep()
+ * connection in one sorted list, O(connections) each time. session_sweep()
  * does the job instead.
  */
-static const lws_retry_bo_t server_no_lws_keepalive = {
+static const lws_retry_bo_t main_no_lws_keepalive = {
 	.secs_since_valid_ping = 1,
 	.secs_since_valid_hangup = 0,
 };
 
 /* Idle WebSockets are pinged, and dropped when a ping goes unanswered. */
-static void server_sweep(uv_timer_t *timer)
+static void main_sweep(uv_timer_t *timer)
 {
-	game_ws_sweep(lws_container_of(timer, struct server, sweep_timer));
+	(void)timer;
+	session_sweep(&server);
 }
 
-/* Our own handles on the loop: signals, the commit check, the timers. */
-static int server_start_handles(struct server *srv)
+/* Our own handles on the loop: signals, the turn's end, the timers. */
+static int main_start_handles(void)
 {
 	static const int signals[] = { SIGINT, SIGTERM };
 
 	for (size_t i = 0; i < sizeof(signals) / sizeof(*signals); i++) {
-		if (uv_signal_init(&srv->loop, &srv->signals[i]))
-			return -1;
-		srv->signals[i].data = srv;
-		if (uv_signal_start(&srv->signals[i], server_signal,
+		if (uv_signal_init(&server.loop, &main_loop.signals[i]) ||
+		    uv_signal_start(&main_loop.signals[i], main_signal,
 				    signals[i]))
 			return -1;
 	}
-	if (uv_timer_init(&srv->loop, &srv->shutdown_timer) ||
-	    uv_timer_init(&srv->loop, &srv->tick_timer) ||
-	    uv_timer_init(&srv->loop, &srv->sweep_timer) ||
-	    uv_timer_init(&srv->loop, &srv->journal_timer) ||
-	    uv_prepare_init(&srv->loop, &srv->commit_prepare))
+	if (uv_timer_init(&server.loop, &main_loop.shutdown_timer) ||
+	    uv_timer_init(&server.loop, &main_loop.sweep_timer) ||
+	    uv_prepare_init(&server.loop, &main_loop.commit_prepare))
 		return -1;
-	if (uv_timer_start(&srv->sweep_timer, server_sweep, SWEEP_MS, SWEEP_MS))
+	if (uv_timer_start(&main_loop.sweep_timer, main_sweep, SWEEP_MS,
+			   SWEEP_MS))
 		return -1;
-	return uv_prepare_start(&srv->commit_prepare, server_commit_prepare);
+	return uv_prepare_start(&main_loop.commit_prepare, main_end_turn);
 }
 
 /* Refuses a web root that is not a directory, before listening. */
-static int server_check_web_root(const char *web_root)
+static int main_check_web_root(const char *web_root)
 {
 	struct stat st;
 
@@ -247,9 +225,8 @@ int main(int argc, char **argv)
 	struct lws_context_creation_info info;
 	void *foreign_loops[1];
 	struct lobby_config lobby_config;
-	struct lobby_random random = { server_random_fill, NULL };
-	struct lobby_sink sink = { game_ws_sink_send, game_ws_sink_record,
-				   ai_think, &server };
+	struct lobby_random random = { main_random_fill, NULL };
+	struct hub_sink sink = { session_deliver, &server };
 	char err[256];
 	int exit_code = 1;
 
@@ -265,7 +242,7 @@ int main(int argc, char **argv)
 	}
 	if (server.config.health_check)
 		return healthcheck_run(&server.config);
-	if (server_check_web_root(server.config.web_root))
+	if (main_check_web_root(server.config.web_root))
 		return 2;
 	if (listen_resolve(&server.listen, server.config.host,
 			   server.config.port, err, sizeof(err))) {
@@ -278,6 +255,13 @@ int main(int argc, char **argv)
 		log_error("cannot set up the frame check: out of memory");
 		return 1;
 	}
+	server.started_ms = clock_monotonic_ms();
+	server.store = store_open(server.config.db_path,
+				  server.config.keep_days, err, sizeof(err));
+	if (!server.store) {
+		fprintf(stderr, "gomoku-server: %s\n", err);
+		goto out_release_frame_check;
+	}
 
 	lobby_config = (struct lobby_config){
 		.board_size = server.config.board_size,
@@ -289,37 +273,38 @@ int main(int argc, char **argv)
 			(uint64_t)server.config.ai_fill_after * 1000,
 		.ai_fill_level = server.config.ai_fill_level,
 	};
-	if (lobby_init(&server.lobby, &lobby_config, random, sink) ||
-	    peers_init(&server.peers)) {
+	if (uv_loop_init(&server.loop)) {
+		log_error("cannot set up the event loop");
+		goto out_close_store;
+	}
+	/* Every handle of ours, so that main_stop() may close them all. */
+	for (size_t i = 0;
+	     i < sizeof(main_loop.signals) / sizeof(*main_loop.signals); i++)
+		uv_signal_init(&server.loop, &main_loop.signals[i]);
+	uv_timer_init(&server.loop, &main_loop.shutdown_timer);
+	uv_timer_init(&server.loop, &main_loop.sweep_timer);
+	uv_prepare_init(&server.loop, &main_loop.commit_prepare);
+	server.journal =
+		journal_new(server.store, &server.loop, &server.metrics);
+	server.admission = admission_new(&server.config, &server.metrics);
+	server.drain = drain_new(&server.loop);
+	if (!server.journal || !server.admission || !server.drain ||
+	    hub_init(&server.hub, &server.loop, &lobby_config, random,
+		     server.journal, sink, NULL)) {
 		log_error("cannot set up the lobby: out of memory");
-		return 1;
+		goto out_stop;
 	}
-	server.started_ms = server_now_ms();
-	server.store = store_open(server.config.db_path,
-				  server.config.keep_days, err, sizeof(err));
-	if (!server.store) {
-		fprintf(stderr, "gomoku-server: %s\n", err);
-		goto out_release;
-	}
-	if (store_load_unfinished(server.store, server_restore_game, &server) ||
+	main_loop.hub_ready = true;
+
+	if (store_load_unfinished(server.store, main_restore_game, &server) ||
 	    store_commit(server.store))
 		log_warn("not every unfinished game could be restored");
-	if (server.lobby.stats.rooms)
+	if (server.hub.lobby.stats.rooms)
 		log_info(
 			"restored %lu unfinished games; their players have %d s "
 			"to come back",
-			server.lobby.stats.rooms,
+			server.hub.lobby.stats.rooms,
 			server.config.reconnect_grace);
-
-	if (uv_loop_init(&server.loop)) {
-		log_error("cannot set up the event loop");
-		goto out_release;
-	}
-	server.drain = drain_new(&server.loop);
-	if (!server.drain) {
-		log_error("cannot set up the event loop");
-		goto out_close_loop;
-	}
 
 	/* Every plain HTTP request: server/http.c routes it. */
 	mount_http = (struct lws_http_mount){
@@ -332,9 +317,9 @@ int main(int argc, char **argv)
 	lws_set_log_level(server.config.log_level >= LOG_DEBUG ?
 				  LLL_ERR | LLL_WARN | LLL_NOTICE :
 				  LLL_ERR,
-			  server_lws_log);
+			  main_lws_log);
 
-	protocols[0] = game_ws_protocol;
+	protocols[0] = session_protocol;
 	protocols[1] = http_protocol;
 
 	memset(&info, 0, sizeof(info));
@@ -342,7 +327,7 @@ int main(int argc, char **argv)
 	info.iface = server.listen.numeric[0] ? server.listen.numeric : NULL;
 	info.protocols = protocols;
 	info.mounts = &mount_http;
-	info.vhost_name = "gomoku";
+	info.vhost_name = SERVER_VHOST_NAME;
 	info.server_string = "gomoku-server";
 	info.user = &server;
 	info.pcontext = &server.context;
@@ -352,7 +337,7 @@ int main(int argc, char **argv)
 	info.timeout_secs_ah_idle =
 		(unsigned int)server.config.handshake_timeout;
 	info.max_http_header_data = 4096;
-	info.retry_and_idle_policy = &server_no_lws_keepalive;
+	info.retry_and_idle_policy = &main_no_lws_keepalive;
 	info.options =
 		LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_VALIDATE_UTF8 |
 		LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE |
@@ -364,9 +349,9 @@ int main(int argc, char **argv)
 	if (!server.context) {
 		fprintf(stderr, "gomoku-server: cannot start libwebsockets\n");
 		exit_code = 2;
-		goto out_close_loop;
+		goto out_stop;
 	}
-	if (!lws_get_vhost_by_name(server.context, "gomoku")) {
+	if (!lws_get_vhost_by_name(server.context, SERVER_VHOST_NAME)) {
 		/*
 		 * On a foreign loop lws hands back a context it is already
 		 * destroying when its vhost could not bind; uv_run() lets it
@@ -374,15 +359,15 @@ int main(int argc, char **argv)
 		 */
 		fprintf(stderr, "gomoku-server: cannot listen on port %d\n",
 			server.config.port);
+		server.context = NULL;
 		exit_code = 2;
-		goto out_close_loop;
+		goto out_stop;
 	}
 	if (listen_confirm(&server.listen, server.config.port, err,
 			   sizeof(err))) {
 		fprintf(stderr, "gomoku-server: %s\n", err);
-		lws_context_destroy(server.context);
 		exit_code = 2;
-		goto out_close_loop;
+		goto out_stop;
 	}
 	log_info("gomoku-server %s listening on http://%s/ (board %d, %s, "
 		 "full board: %s, web root %s)",
@@ -391,32 +376,35 @@ int main(int argc, char **argv)
 		 server.config.full_board == FULL_BOARD_DRAW ? "draw" : "back",
 		 server.config.web_root);
 
-	if (server_start_handles(&server) || ai_start(&server)) {
+	main_loop.ai = ai_new(&server.loop, &server.config, &server.hub,
+			      &server.metrics);
+	if (!main_loop.ai || main_start_handles()) {
 		log_error("cannot set up the event loop");
-		server_stop(&server);
-		uv_run(&server.loop, UV_RUN_DEFAULT);
-		goto out_close_loop;
+		goto out_stop;
 	}
-	server_schedule_tick(&server);
+	hub_set_engine(&server.hub,
+		       (struct hub_engine){ ai_think, ai_room_closed,
+					    main_loop.ai });
 
-	/* Until server_stop() and lws have closed every handle. */
+	/* Until main_stop() and lws have closed every handle. */
 	uv_run(&server.loop, UV_RUN_DEFAULT);
+	exit_code = 0;
+	goto out_close_loop;
+
+out_stop:
+	main_stop();
+	uv_run(&server.loop, UV_RUN_DEFAULT);
+out_close_loop:
 	uv_loop_close(&server.loop);
+	if (main_loop.hub_ready)
+		hub_release(&server.hub);
+	admission_free(server.admission);
+out_close_store:
 	store_close(server.store);
-	lobby_release(&server.lobby);
-	peers_release(&server.peers);
+out_release_frame_check:
 	outbuf_pool_release();
 	frame_check_release();
-	log_info("stopped");
-	return 0;
-
-out_close_loop:
-	uv_run(&server.loop, UV_RUN_DEFAULT);
-	uv_loop_close(&server.loop);
-out_release:
-	store_close(server.store);
-	lobby_release(&server.lobby);
-	peers_release(&server.peers);
-	frame_check_release();
+	if (!exit_code)
+		log_info("stopped");
 	return exit_code;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "protocol.h"
 #include "server.h"
 
@@ -48,10 +49,10 @@ static void ops_render_healthz(const struct server *srv, struct ops_doc *doc)
 		srv->shutting_down	  ? "stopping" :
 		store_failing(srv->store) ? "unavailable" :
 					    "ok",
-		(unsigned long long)((server_now_ms() - srv->started_ms) /
+		(unsigned long long)((clock_monotonic_ms() - srv->started_ms) /
 				     1000),
-		srv->metrics.connections, srv->lobby.queue.count,
-		srv->lobby.away.count, srv->lobby.stats.rooms,
+		srv->metrics.connections, srv->hub.lobby.queue.count,
+		srv->hub.lobby.away.count, srv->hub.lobby.stats.rooms,
 		srv->listen.bound, GOMOKU_VERSION);
 }
 
@@ -69,14 +70,14 @@ static void ops_render_ai_metrics(const struct server *srv, struct ops_doc *doc)
 		"0.005", "0.01", "0.025", "0.05", "0.1",
 		"0.2",	 "0.5",	 "1",	  "2.5",
 	};
-	const struct server_metrics *m = &srv->metrics;
+	const struct metrics *m = &srv->metrics;
 
 	ops_metric(doc, "gomoku_ai_games", "gauge",
 		   "Rooms where a player plays the engine.",
-		   srv->lobby.stats.ai_rooms);
+		   srv->hub.lobby.stats.ai_rooms);
 	ops_metric(doc, "gomoku_ai_matches_total", "counter",
 		   "Rooms made with the engine as the opponent.",
-		   srv->lobby.stats.ai_matches);
+		   srv->hub.lobby.stats.ai_matches);
 	ops_metric(doc, "gomoku_ai_failures_total", "counter",
 		   "Engine games lost because the engine could not move.",
 		   m->ai_failures);
@@ -98,17 +99,18 @@ static void ops_render_ai_metrics(const struct server *srv, struct ops_doc *doc)
 
 static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 {
-	const struct lobby_stats *stats = &srv->lobby.stats;
+	const struct lobby_stats *stats = &srv->hub.lobby.stats;
 	static const enum game_reason reasons[] = { REASON_FIVE, REASON_FULL,
 						    REASON_FORFEIT };
 
 	ops_metric(doc, "gomoku_uptime_seconds", "gauge",
 		   "Seconds since the server started.",
-		   (server_now_ms() - srv->started_ms) / 1000);
+		   (clock_monotonic_ms() - srv->started_ms) / 1000);
 	ops_metric(doc, "gomoku_connections", "gauge",
 		   "Open WebSocket connections.", srv->metrics.connections);
 	ops_metric(doc, "gomoku_players_waiting", "gauge",
-		   "Players waiting for an opponent.", srv->lobby.queue.count);
+		   "Players waiting for an opponent.",
+		   srv->hub.lobby.queue.count);
 	ops_metric(doc, "gomoku_tcp_connections", "gauge",
 		   "Open TCP connections (HTTP and WebSocket).",
 		   srv->metrics.tcp_connections);
@@ -122,7 +124,7 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 		srv->metrics.refused_max_per_ip);
 	ops_metric(doc, "gomoku_players_away", "gauge",
 		   "Seats kept for players whose connection dropped.",
-		   srv->lobby.away.count);
+		   srv->hub.lobby.away.count);
 	ops_metric(doc, "gomoku_rooms_active", "gauge",
 		   "Rooms with a game in progress.", stats->rooms_live);
 	ops_metric(doc, "gomoku_matches_total", "counter",

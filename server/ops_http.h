@@ -6,7 +6,7 @@
 #ifndef GOMOKU_OPS_HTTP_H
 #define GOMOKU_OPS_HTTP_H
 
-#include "http.h"
+#include "http_answer.h"
 #include "server.h"
 
 /*

@@ -9,6 +9,9 @@
  * One timer serves every wait: the deadline of what the engine owes, the
  * grace after it closed a pipe (to learn from its exit why), the grace
  * after END, and the deferred failure of a request.
+ *
+ * One file over 600 lines: what the engine owes, the one timer and the
+ * child's pipes make one state machine whose parts change together.
  */
 #include "pbrain_client.h"
 
@@ -31,9 +34,9 @@
 /* What the engine owes. */
 enum pbrain_client_state {
 	PBRAIN_CLIENT_STARTING, /* START sent: OK owed */
-	PBRAIN_CLIENT_IDLE,     /* nothing owed */
+	PBRAIN_CLIENT_IDLE,	/* nothing owed */
 	PBRAIN_CLIENT_THINKING, /* a BOARD sent: its move owed */
-	PBRAIN_CLIENT_FAILED,   /* killed or never started; err and reason say why */
+	PBRAIN_CLIENT_FAILED, /* killed or never started; err and reason say why */
 };
 
 /* One of these per line (or lines) written to the engine. */
@@ -46,12 +49,12 @@ struct pbrain_client_write {
 
 /* One of these per engine process (per game). */
 struct pbrain_client {
-	int size;		   /* board size */
-	enum rule rule;		   /* sent as INFO rule */
-	int turn_ms;		   /* sent as INFO timeout_turn */
-	int margin_ms;		   /* added to turn_ms for an answer */
+	int size;		     /* board size */
+	enum rule rule;		     /* sent as INFO rule */
+	int turn_ms;		     /* sent as INFO timeout_turn */
+	int margin_ms;		     /* added to turn_ms for an answer */
 	pbrain_client_done_fn *done; /* reports requests */
-	void *ctx;		   /* passed to done */
+	void *ctx;		     /* passed to done */
 
 	uv_process_t process;	 /* the child */
 	uv_pipe_t to_engine;	 /* its stdin */
@@ -65,14 +68,15 @@ struct pbrain_client {
 	const char *lost_reason; /* which pipe, if the exit does not come */
 
 	enum pbrain_client_state state;
-	int err;		 /* PBRAIN_CLIENT_FAILED: the code every request gets */
-	const char *reason;	 /* PBRAIN_CLIENT_FAILED: and the reason */
-	int info_replies;	 /* OK/UNKNOWN lines still tolerated */
-	bool pending;		 /* a request waits for done */
-	bool answer_wanted;	 /* PBRAIN_CLIENT_THINKING for the pending request */
-	struct pbrain_client_write *queued; /* the pending request's BOARD, unsent */
-	uint8_t cells[BOARD_MAX_CELLS];	 /* the pending request's position */
-	size_t line_used;		 /* bytes of line[] read so far */
+	int err; /* PBRAIN_CLIENT_FAILED: the code every request gets */
+	const char *reason; /* PBRAIN_CLIENT_FAILED: and the reason */
+	int info_replies;   /* OK/UNKNOWN lines still tolerated */
+	bool pending;	    /* a request waits for done */
+	bool answer_wanted; /* PBRAIN_CLIENT_THINKING for the pending request */
+	struct pbrain_client_write
+		*queued; /* the pending request's BOARD, unsent */
+	uint8_t cells[BOARD_MAX_CELLS];	   /* the pending request's position */
+	size_t line_used;		   /* bytes of line[] read so far */
 	char line[PBRAIN_CLIENT_LINE_MAX]; /* the line being read */
 };
 
@@ -124,7 +128,8 @@ static void pbrain_client_timer_start(struct pbrain_client *client, uint64_t ms)
  * request (and every later one) with err. done is called from the timer,
  * never from here: this runs inside pbrain_client_request() too.
  */
-static void pbrain_client_fail(struct pbrain_client *client, int err, const char *reason)
+static void pbrain_client_fail(struct pbrain_client *client, int err,
+			       const char *reason)
 {
 	if (client->state == PBRAIN_CLIENT_FAILED)
 		return;
@@ -151,7 +156,8 @@ static void pbrain_client_fail(struct pbrain_client *client, int err, const char
  */
 static void pbrain_client_lost(struct pbrain_client *client, const char *reason)
 {
-	if (client->freed || client->state == PBRAIN_CLIENT_FAILED || client->lost)
+	if (client->freed || client->state == PBRAIN_CLIENT_FAILED ||
+	    client->lost)
 		return;
 	client->lost = true;
 	client->lost_reason = reason;
@@ -186,11 +192,12 @@ static struct pbrain_client_write *pbrain_client_write_new(size_t capacity)
 }
 
 /* Queues write on the engine's stdin; frees it on failure. 0 or -errno. */
-static int pbrain_client_write_send(struct pbrain_client *client, struct pbrain_client_write *write)
+static int pbrain_client_write_send(struct pbrain_client *client,
+				    struct pbrain_client_write *write)
 {
 	uv_buf_t buf = uv_buf_init(write->text, (unsigned int)write->len);
-	int err = uv_write(&write->req, (uv_stream_t *)&client->to_engine, &buf, 1,
-			   pbrain_client_on_written);
+	int err = uv_write(&write->req, (uv_stream_t *)&client->to_engine, &buf,
+			   1, pbrain_client_on_written);
 
 	if (err)
 		free(write);
@@ -198,11 +205,12 @@ static int pbrain_client_write_send(struct pbrain_client *client, struct pbrain_
 }
 
 /* Writes one formatted command; 0 or a negative code. */
-static int pbrain_client_say(struct pbrain_client *client, bool close_after, const char *format,
-		  ...) __attribute__((format(printf, 3, 4)));
+static int pbrain_client_say(struct pbrain_client *client, bool close_after,
+			     const char *format, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static int pbrain_client_say(struct pbrain_client *client, bool close_after, const char *format,
-		  ...)
+static int pbrain_client_say(struct pbrain_client *client, bool close_after,
+			     const char *format, ...)
 {
 	struct pbrain_client_write *write = pbrain_client_write_new(128);
 	va_list args;
@@ -236,7 +244,8 @@ static void pbrain_client_send_queued(struct pbrain_client *client)
 	}
 	client->state = PBRAIN_CLIENT_THINKING;
 	client->answer_wanted = true;
-	pbrain_client_timer_start(client, (uint64_t)client->turn_ms + (uint64_t)client->margin_ms);
+	pbrain_client_timer_start(client, (uint64_t)client->turn_ms +
+						  (uint64_t)client->margin_ms);
 }
 
 /* OK to START: the settings, then the queued request if there is one. */
@@ -244,9 +253,10 @@ static void pbrain_client_started(struct pbrain_client *client)
 {
 	client->state = PBRAIN_CLIENT_IDLE;
 	uv_timer_stop(&client->timer);
-	if (pbrain_client_say(client, false,
-		   "INFO timeout_turn %d\nINFO timeout_match 0\nINFO rule %d\n",
-		   client->turn_ms, client->rule == RULE_STANDARD ? 1 : 0)) {
+	if (pbrain_client_say(
+		    client, false,
+		    "INFO timeout_turn %d\nINFO timeout_match 0\nINFO rule %d\n",
+		    client->turn_ms, client->rule == RULE_STANDARD ? 1 : 0)) {
 		pbrain_client_fail(client, -EPIPE, "engine closed its input");
 		return;
 	}
@@ -303,19 +313,22 @@ static void pbrain_client_answer(struct pbrain_client *client, const char *line)
 		return;
 	}
 	if (x < 0 || y < 0 || x >= client->size || y >= client->size) {
-		pbrain_client_fail(client, -EPROTO, "engine played off the board");
+		pbrain_client_fail(client, -EPROTO,
+				   "engine played off the board");
 		return;
 	}
 	if (client->answer_wanted &&
 	    client->cells[board_index(client->size, x, y)] != ROLE_NONE) {
-		pbrain_client_fail(client, -EPROTO, "engine played an occupied cell");
+		pbrain_client_fail(client, -EPROTO,
+				   "engine played an occupied cell");
 		return;
 	}
 	client->state = PBRAIN_CLIENT_IDLE;
 	client->info_replies = 0; /* replies to INFO come before any move */
 	uv_timer_stop(&client->timer);
 	if (!client->answer_wanted) {
-		pbrain_client_send_queued(client); /* a cancelled request's: dropped */
+		pbrain_client_send_queued(
+			client); /* a cancelled request's: dropped */
 		return;
 	}
 	client->answer_wanted = false;
@@ -337,16 +350,19 @@ static void pbrain_client_line(struct pbrain_client *client, const char *line)
 {
 	while (isspace((unsigned char)*line))
 		line++;
-	if (!*line || pbrain_client_keyword(line, "MESSAGE") || pbrain_client_keyword(line, "DEBUG"))
+	if (!*line || pbrain_client_keyword(line, "MESSAGE") ||
+	    pbrain_client_keyword(line, "DEBUG"))
 		return;
 	if (client->state == PBRAIN_CLIENT_STARTING) {
 		if (pbrain_client_keyword(line, "OK"))
 			pbrain_client_started(client);
 		else if (pbrain_client_keyword(line, "ERROR") ||
 			 pbrain_client_keyword(line, "UNKNOWN"))
-			pbrain_client_fail(client, -EPROTO, "engine refused START");
-		else
 			pbrain_client_fail(client, -EPROTO,
+					   "engine refused START");
+		else
+			pbrain_client_fail(
+				client, -EPROTO,
 				"engine answered START with garbage");
 		return;
 	}
@@ -354,13 +370,16 @@ static void pbrain_client_line(struct pbrain_client *client, const char *line)
 		pbrain_client_fail(client, -EPROTO, "engine reported an error");
 		return;
 	}
-	if (pbrain_client_keyword(line, "OK") || pbrain_client_keyword(line, "UNKNOWN")) {
+	if (pbrain_client_keyword(line, "OK") ||
+	    pbrain_client_keyword(line, "UNKNOWN")) {
 		if (client->info_replies > 0)
 			client->info_replies--;
 		else if (pbrain_client_keyword(line, "UNKNOWN"))
-			pbrain_client_fail(client, -EPROTO, "engine does not know a command");
+			pbrain_client_fail(client, -EPROTO,
+					   "engine does not know a command");
 		else
-			pbrain_client_fail(client, -EPROTO, "engine answered garbage");
+			pbrain_client_fail(client, -EPROTO,
+					   "engine answered garbage");
 		return;
 	}
 	if (client->state != PBRAIN_CLIENT_THINKING) {
@@ -370,7 +389,8 @@ static void pbrain_client_line(struct pbrain_client *client, const char *line)
 	pbrain_client_answer(client, line);
 }
 
-static void pbrain_client_on_alloc(uv_handle_t *handle, size_t suggested, uv_buf_t *buf)
+static void pbrain_client_on_alloc(uv_handle_t *handle, size_t suggested,
+				   uv_buf_t *buf)
 {
 	struct pbrain_client *client = handle->data;
 
@@ -380,7 +400,8 @@ static void pbrain_client_on_alloc(uv_handle_t *handle, size_t suggested, uv_buf
 }
 
 /* Bytes from the engine: every complete line, the rest kept for later. */
-static void pbrain_client_on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
+static void pbrain_client_on_read(uv_stream_t *stream, ssize_t nread,
+				  const uv_buf_t *buf)
 {
 	struct pbrain_client *client = stream->data;
 	size_t start = 0;
@@ -388,12 +409,15 @@ static void pbrain_client_on_read(uv_stream_t *stream, ssize_t nread, const uv_b
 
 	(void)buf;
 	if (nread < 0) {
-		pbrain_client_lost(client, nread == UV_EOF ? "engine closed its output" :
-					      "cannot read from the engine");
+		pbrain_client_lost(client,
+				   nread == UV_EOF ?
+					   "engine closed its output" :
+					   "cannot read from the engine");
 		return;
 	}
 	client->line_used += (size_t)nread;
-	while ((end = memchr(client->line + start, '\n', client->line_used - start))) {
+	while ((end = memchr(client->line + start, '\n',
+			     client->line_used - start))) {
 		*end = '\0';
 		if (end > client->line + start && end[-1] == '\r')
 			end[-1] = '\0';
@@ -406,12 +430,13 @@ static void pbrain_client_on_read(uv_stream_t *stream, ssize_t nread, const uv_b
 	memmove(client->line, client->line + start, client->line_used - start);
 	client->line_used -= start;
 	if (client->line_used == sizeof(client->line))
-		pbrain_client_fail(client, -EPROTO, "engine wrote a line too long");
+		pbrain_client_fail(client, -EPROTO,
+				   "engine wrote a line too long");
 }
 
 /* The child was reaped. */
 static void pbrain_client_on_exit(uv_process_t *process, int64_t exit_status,
-		       int term_signal)
+				  int term_signal)
 {
 	struct pbrain_client *client = process->data;
 
@@ -423,7 +448,8 @@ static void pbrain_client_on_exit(uv_process_t *process, int64_t exit_status,
 	}
 	pbrain_client_close(&client->process);
 	pbrain_client_fail(client, -EPIPE,
-		term_signal ? "engine killed by a signal" : "engine exited");
+			   term_signal ? "engine killed by a signal" :
+					 "engine exited");
 }
 
 static void pbrain_client_on_timer(uv_timer_t *timer)
@@ -431,28 +457,33 @@ static void pbrain_client_on_timer(uv_timer_t *timer)
 	struct pbrain_client *client = timer->data;
 
 	if (client->freed) {
-		pbrain_client_kill(client); /* END's grace is over; the exit closes all */
+		pbrain_client_kill(
+			client); /* END's grace is over; the exit closes all */
 		return;
 	}
 	if (client->state == PBRAIN_CLIENT_FAILED) {
 		if (client->pending) {
 			client->pending = false;
-			client->done(client->ctx, client->err, -1, -1, client->reason);
+			client->done(client->ctx, client->err, -1, -1,
+				     client->reason);
 		}
 		return;
 	}
 	if (client->lost)
 		pbrain_client_fail(client, -EPIPE, client->lost_reason);
 	else if (client->state == PBRAIN_CLIENT_STARTING)
-		pbrain_client_fail(client, -ETIMEDOUT, "engine did not answer START in time");
+		pbrain_client_fail(client, -ETIMEDOUT,
+				   "engine did not answer START in time");
 	else if (client->state == PBRAIN_CLIENT_THINKING)
-		pbrain_client_fail(client, -ETIMEDOUT, "engine did not answer in time");
+		pbrain_client_fail(client, -ETIMEDOUT,
+				   "engine did not answer in time");
 }
 
 struct pbrain_client *pbrain_client_start(uv_loop_t *loop, const char *path,
-				      int board_size, enum rule rule,
-				      int turn_ms, int margin_ms,
-				      pbrain_client_done_fn *done, void *ctx)
+					  int board_size, enum rule rule,
+					  int turn_ms, int margin_ms,
+					  pbrain_client_done_fn *done,
+					  void *ctx)
 {
 	char *args[] = { (char *)path, NULL };
 	uv_stdio_container_t stdio[3];
@@ -508,10 +539,11 @@ struct pbrain_client *pbrain_client_start(uv_loop_t *loop, const char *path,
 		return client;
 	}
 	client->running = true;
-	if (uv_read_start((uv_stream_t *)&client->from_engine, pbrain_client_on_alloc,
-			  pbrain_client_on_read) ||
+	if (uv_read_start((uv_stream_t *)&client->from_engine,
+			  pbrain_client_on_alloc, pbrain_client_on_read) ||
 	    pbrain_client_say(client, false, "START %d\n", board_size)) {
-		pbrain_client_fail(client, -EPIPE, "engine could not be started");
+		pbrain_client_fail(client, -EPIPE,
+				   "engine could not be started");
 		return client;
 	}
 	pbrain_client_timer_start(client, PBRAIN_CLIENT_START_MS);
@@ -519,9 +551,9 @@ struct pbrain_client *pbrain_client_start(uv_loop_t *loop, const char *path,
 }
 
 /* BOARD ... DONE for moves, "1" for me's stones; NULL when out of memory. */
-static struct pbrain_client_write *pbrain_client_board_new(const struct pbrain_client *client,
-				     const uint16_t *moves, int count,
-				     enum role me)
+static struct pbrain_client_write *
+pbrain_client_board_new(const struct pbrain_client *client,
+			const uint16_t *moves, int count, enum role me)
 {
 	/* "BOARD\n", count times "xx,yy,1\n", "DONE\n" */
 	size_t capacity = 16 + (size_t)count * 16;
@@ -536,8 +568,8 @@ static struct pbrain_client_write *pbrain_client_board_new(const struct pbrain_c
 
 		write->len += (size_t)snprintf(
 			write->text + write->len, capacity - write->len,
-			"%d,%d,%d\n", moves[i] % client->size, moves[i] / client->size,
-			mover == me ? 1 : 2);
+			"%d,%d,%d\n", moves[i] % client->size,
+			moves[i] / client->size, mover == me ? 1 : 2);
 	}
 	write->len += (size_t)snprintf(write->text + write->len,
 				       capacity - write->len, "DONE\n");
@@ -545,7 +577,7 @@ static struct pbrain_client_write *pbrain_client_board_new(const struct pbrain_c
 }
 
 int pbrain_client_request(struct pbrain_client *client, const uint16_t *moves,
-			int count, enum role me)
+			  int count, enum role me)
 {
 	int cells = client->size * client->size;
 	struct pbrain_client_write *write;
@@ -566,7 +598,8 @@ int pbrain_client_request(struct pbrain_client *client, const uint16_t *moves,
 		return -ENOSPC;
 	if (client->state == PBRAIN_CLIENT_FAILED) {
 		client->pending = true;
-		pbrain_client_timer_start(client, 0); /* done from the loop, not from here */
+		pbrain_client_timer_start(
+			client, 0); /* done from the loop, not from here */
 		return 0;
 	}
 	write = pbrain_client_board_new(client, moves, count, me);
@@ -599,8 +632,8 @@ void pbrain_client_free(struct pbrain_client *client)
 		return;
 	}
 	/* END, then EOF; SIGKILL if it is still there after the grace. */
-	if (client->killed || client->state == PBRAIN_CLIENT_FAILED || client->lost ||
-	    pbrain_client_say(client, true, "END\n"))
+	if (client->killed || client->state == PBRAIN_CLIENT_FAILED ||
+	    client->lost || pbrain_client_say(client, true, "END\n"))
 		pbrain_client_close(&client->to_engine);
 	pbrain_client_timer_start(client, PBRAIN_CLIENT_END_GRACE_MS);
 }

@@ -58,7 +58,7 @@ struct pbrain_client;
  * reason is "" on success.
  */
 typedef void pbrain_client_done_fn(void *ctx, int err, int x, int y,
-				 const char *reason);
+				   const char *reason);
 
 /*
  * Spawns the program at path (searched in PATH when it has no slash, no
@@ -70,9 +70,10 @@ typedef void pbrain_client_done_fn(void *ctx, int err, int x, int y,
  * an object whose first request fails.
  */
 struct pbrain_client *pbrain_client_start(uv_loop_t *loop, const char *path,
-				      int board_size, enum rule rule,
-				      int turn_ms, int margin_ms,
-				      pbrain_client_done_fn *done, void *ctx);
+					  int board_size, enum rule rule,
+					  int turn_ms, int margin_ms,
+					  pbrain_client_done_fn *done,
+					  void *ctx);
 
 /*
  * Asks for a move in the position moves[0..count): flat indices
@@ -87,7 +88,7 @@ struct pbrain_client *pbrain_client_start(uv_loop_t *loop, const char *path,
  * from then.
  */
 int pbrain_client_request(struct pbrain_client *client, const uint16_t *moves,
-			int count, enum role me);
+			  int count, enum role me);
 
 /*
  * Cancels the pending request, if any: done will not be called for it,

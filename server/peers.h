@@ -4,7 +4,7 @@
  * none of its own).
  *
  * A struct peer lives while its address has connections; callers hold a
- * pointer per connection and give it back with peers_release().
+ * pointer per connection and give it back with peers_put().
  */
 #ifndef GOMOKU_PEERS_H
 #define GOMOKU_PEERS_H

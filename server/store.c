@@ -2,6 +2,10 @@
  * store.c - games in SQLite, through prepared statements: the batch of
  * writes kept until it commits, restores, replays, and a maintenance
  * thread (checkpoints, retention).
+ *
+ * One file over 600 lines: every statement is prepared once into one table
+ * that the batch, the restore, the replays and the maintenance thread all
+ * use; the schema and the statements change together.
  */
 #include "store.h"
 
@@ -620,8 +624,10 @@ int store_commit(struct store *store)
 		rc = store_apply(store, &store->ops[i]);
 		if ((rc & 0xff) == SQLITE_CONSTRAINT) {
 			/* a write that can never succeed must not wedge them all */
-			log_error("database: write %d of game %.8s refused: %s",
-				  (int)store->ops[i].type, store->ops[i].id,
+			log_error("database: write %d of game " LOG_ID
+				  " refused: %s",
+				  (int)store->ops[i].type,
+				  LOG_ID_ARG(store->ops[i].id),
 				  sqlite3_errmsg(store->db));
 			rc = SQLITE_OK;
 		}
@@ -802,9 +808,9 @@ static int store_restore_one(
 		ok = restore(ctx, &saved);
 	}
 	if (ok) {
-		log_warn(
-			"database: game %.8s cannot be resumed: closed as abandoned",
-			id);
+		log_warn("database: game " LOG_ID
+			 " cannot be resumed: closed as abandoned",
+			 LOG_ID_ARG(id));
 		stmt = store->stmt[STMT_ABANDON_GAME];
 		sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
 		return store_run(store, STMT_ABANDON_GAME);

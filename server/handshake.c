@@ -1,0 +1,187 @@
+/*
+ * handshake.c - the upgrade request's checks and its query, read from the
+ * headers libwebsockets parsed.
+ */
+#include "handshake.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <strings.h>
+#include <uuid/uuid.h>
+
+/* The longest query fragment the header parser can hold, plus one. */
+#define HANDSHAKE_FRAGMENT_MAX 4097
+
+/* Only "/" and "/ws" upgrade to WebSocket. */
+static bool handshake_path_allowed(struct lws *wsi)
+{
+	char path[16];
+
+	if (lws_hdr_copy(wsi, path, sizeof(path), WSI_TOKEN_GET_URI) < 0)
+		return false;
+	return !strcmp(path, "/") || !strcmp(path, "/ws");
+}
+
+bool handshake_acceptable(struct lws *wsi)
+{
+	char key[32], version[8];
+	int key_len;
+
+	if (!handshake_path_allowed(wsi))
+		return false;
+	key_len = lws_hdr_copy(wsi, key, sizeof(key), WSI_TOKEN_KEY);
+	/* 16 random bytes in base64: 22 characters and "==". */
+	if (key_len != 24 ||
+	    strspn(key, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			"abcdefghijklmnopqrstuvwxyz"
+			"0123456789+/") != 22 ||
+	    strcmp(key + 22, "=="))
+		return false;
+	return lws_hdr_copy(wsi, version, sizeof(version), WSI_TOKEN_VERSION) >
+		       0 &&
+	       !strcmp(version, "13");
+}
+
+/*
+ * CVE-2025-11677: the callback's `in` must not be touched, so the header
+ * is read again here.
+ */
+bool handshake_is_websocket(struct lws *wsi)
+{
+	char upgrade[16];
+
+	return lws_hdr_copy(wsi, upgrade, sizeof(upgrade), WSI_TOKEN_UPGRADE) >
+		       0 &&
+	       !strcasecmp(upgrade, "websocket");
+}
+
+bool handshake_forwarded_for(struct lws *wsi, char *out, size_t size)
+{
+	char header[256], *last, *end;
+	unsigned char probe[sizeof(struct in6_addr)];
+
+	if (lws_hdr_copy(wsi, header, sizeof(header),
+			 WSI_TOKEN_X_FORWARDED_FOR) <= 0)
+		return false;
+	last = strrchr(header, ',');
+	last = last ? last + 1 : header;
+	while (*last == ' ')
+		last++;
+	end = last + strlen(last);
+	while (end > last && end[-1] == ' ')
+		*--end = '\0';
+	if (!*last || strlen(last) >= size ||
+	    (inet_pton(AF_INET, last, probe) != 1 &&
+	     inet_pton(AF_INET6, last, probe) != 1))
+		return false;
+	memcpy(out, last, strlen(last) + 1);
+	return true;
+}
+
+/*
+ * Copies the value of query argument name ("uid") to buf. Returns its
+ * length, -1 when absent, -2 when it does not fit in size - 1 bytes.
+ * lws_get_urlarg_by_name() stops at the first argument too long for its
+ * buffer, which would hide a later uid, so walk the fragments here.
+ */
+static int handshake_query_arg(struct lws *wsi, const char *name, char *buf,
+			       size_t size)
+{
+	size_t name_len = strlen(name);
+	char fragment[HANDSHAKE_FRAGMENT_MAX];
+	int len;
+
+	for (int i = 0;
+	     (len = lws_hdr_copy_fragment(wsi, fragment, sizeof(fragment),
+					  WSI_TOKEN_HTTP_URI_ARGS, i)) >= 0;
+	     i++) {
+		size_t value_len;
+
+		if ((size_t)len <= name_len || fragment[name_len] != '=' ||
+		    strncmp(fragment, name, name_len))
+			continue;
+		value_len = (size_t)len - name_len - 1;
+		if (value_len >= size)
+			return -2;
+		memcpy(buf, fragment + name_len + 1, value_len + 1);
+		return (int)value_len;
+	}
+	return -1;
+}
+
+/* uid: a UUID in any case, made canonical; a new one when absent. */
+static bool handshake_read_uid(struct lws *wsi, char *uid)
+{
+	char arg[UID_LEN + 2];
+	int len = handshake_query_arg(wsi, "uid", arg, sizeof(arg));
+	uuid_t bytes;
+
+	if (len == -1) {
+		uuid_generate_random(bytes);
+		uuid_unparse_lower(bytes, uid);
+		return true;
+	}
+	return len >= 0 && identity_check_uid(arg, uid);
+}
+
+/* name: absent, or 1 to 20 printable characters. */
+static bool handshake_read_name(struct lws *wsi, char *name)
+{
+	char arg[NAME_MAX_BYTES + 2];
+	int len = handshake_query_arg(wsi, "name", arg, sizeof(arg));
+
+	*name = '\0';
+	return len == -1 || (len >= 0 && identity_check_name(arg, name));
+}
+
+/*
+ * mode: online (the default) or ai; level: the engine's (medium by
+ * default). False when either is not a word of PROTOCOL.md.
+ */
+static bool handshake_read_mode(struct lws *wsi, struct handshake_query *query)
+{
+	char arg[16];
+	int len;
+
+	query->ai = false;
+	query->level = ENGINE_MEDIUM;
+	len = handshake_query_arg(wsi, "mode", arg, sizeof(arg));
+	if (len == -2 ||
+	    (len >= 0 && strcmp(arg, "online") && strcmp(arg, "ai")))
+		return false;
+	query->ai = len >= 0 && !strcmp(arg, "ai");
+	len = handshake_query_arg(wsi, "level", arg, sizeof(arg));
+	return len != -2 &&
+	       (len < 0 || !engine_level_parse(arg, &query->level));
+}
+
+const struct handshake_refusal *
+handshake_read_query(struct lws *wsi, struct handshake_query *query)
+{
+	static const struct handshake_refusal bad_uid = {
+		ERR_BAD_UID, "uid must be a UUID in 8-4-4-4-12 form", "bad uid"
+	};
+	static const struct handshake_refusal bad_name = {
+		ERR_BAD_NAME, "name must be 1 to 20 printable characters",
+		"bad name"
+	};
+	static const struct handshake_refusal bad_mode = {
+		ERR_BAD_MODE,
+		"mode must be online or ai, level easy, medium or hard",
+		"bad mode"
+	};
+	char updates[8];
+
+	if (!handshake_read_uid(wsi, query->uid))
+		return &bad_uid;
+	/* updates=move: board messages without content (the hot path). */
+	query->compact = handshake_query_arg(wsi, "updates", updates,
+					     sizeof(updates)) > 0 &&
+			 !strcmp(updates, "move");
+	if (!handshake_read_name(wsi, query->name))
+		return &bad_name;
+	if (!handshake_read_mode(wsi, query))
+		return &bad_mode;
+	return NULL;
+}

@@ -1,0 +1,739 @@
+/*
+ * session.c - the "gomoku" WebSocket protocol callback: a session opens,
+ * receives, writes and closes; the keep-alive sweep and the shutdown walk
+ * over the vhost's sessions.
+ *
+ * Over 600 lines because the protocol callback's cases share one
+ * per-session struct; in order: the outgoing queue, the keep-alive walks,
+ * opening (the query is server/handshake.c's), receiving, writing, closing,
+ * and the callback itself.
+ */
+#include "session.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "admission.h"
+#include "clock.h"
+#include "frame_check.h"
+#include "handshake.h"
+#include "log.h"
+#include "outqueue.h"
+#include "protocol.h"
+
+/* One of these per WebSocket connection. */
+struct per_session_data__gomoku {
+	struct lws *wsi;	     /* this connection; NULL until opened */
+	struct lws_dll2 node;	     /* in the vhost's sessions */
+	struct journal_hold hold;    /* held while a message waits for the
+				      * journal's commit */
+	struct lobby_player *player; /* the seat; NULL when refused or
+				      * taken over by a newer connection */
+	struct peer *peer_entry;     /* X-Forwarded-For address count */
+	struct outqueue out;	     /* messages waiting for WRITEABLE */
+	char *rx;		     /* a message arriving in pieces */
+	size_t rx_len;		     /* bytes of it so far */
+	unsigned int rx_pieces;	     /* pieces of it so far */
+	unsigned int rx_frames;	     /* whole frames of it so far */
+	bool rx_binary;		     /* it came in binary frames */
+	bool leaving;		     /* the client closed with 1000 */
+	bool peer_closed;	     /* the client sent a close frame */
+	bool aborted;		     /* dropped for not reading */
+	bool unavailable_due;	     /* write `unavailable` before the queue */
+	bool compact;		     /* updates=move: boards without content */
+	double tokens;		     /* rate limit: messages it may send */
+	uint64_t tokens_ms;	     /* when tokens was last topped up */
+	unsigned int rate_strikes;   /* messages refused in a row */
+	uint64_t seen_ms;	     /* loop time of its last frame */
+	bool ping_due;		     /* write a ping at the next WRITEABLE */
+	bool pinged;		     /* a ping went out since seen_ms */
+	bool hung_up;		     /* dropped as idle */
+	int close_code;		     /* close with this once out drains */
+	const char *close_reason;    /* static text for close_code */
+	char uid[UID_LEN + 1];	     /* the player's uid, for logs */
+	char peer[PEER_ADDRESS_MAX]; /* client address, for logs */
+};
+
+/* One of these per vhost, made at PROTOCOL_INIT. */
+struct per_vhost_data__gomoku {
+	struct lws_dll2_owner sessions; /* every open session */
+};
+
+/* The vhost data of srv's one vhost; NULL before PROTOCOL_INIT. */
+static struct per_vhost_data__gomoku *session_vhd(struct server *srv)
+{
+	struct lws_vhost *vhost =
+		lws_get_vhost_by_name(srv->context, SERVER_VHOST_NAME);
+
+	if (!vhost)
+		return NULL;
+	return lws_protocol_vh_priv_get(
+		vhost,
+		lws_vhost_name_to_protocol(vhost, SESSION_PROTOCOL_NAME));
+}
+
+/* Asks for a close with code once everything queued is written. */
+static void session_close_after_flush(struct per_session_data__gomoku *pss,
+				      int code, const char *reason)
+{
+	if (!pss->close_code) {
+		pss->close_code = code;
+		pss->close_reason = reason;
+	}
+	lws_callback_on_writable(pss->wsi);
+}
+
+/*
+ * Drops a session whose client stopped reading, at once and without a
+ * close frame (it would not read one): what is queued is freed, and the
+ * socket is reset (SO_LINGER 0) and shut down both ways, so that the
+ * kernel frees its buffers now and lws, seeing the hang-up, closes the
+ * connection at its next turn instead of waiting to flush.
+ */
+static void session_abort(struct server *srv,
+			  struct per_session_data__gomoku *pss)
+{
+	struct linger reset = { .l_onoff = 1, .l_linger = 0 };
+	int fd = lws_get_socket_fd(pss->wsi);
+
+	if (pss->aborted)
+		return;
+	log_warn("dropping uid=" LOG_ID " peer=%s: it does not read (%zu "
+		 "bytes queued)",
+		 LOG_ID_ARG(pss->uid), pss->peer, pss->out.cost);
+	pss->aborted = true;
+	pss->close_code = LWS_CLOSE_STATUS_POLICY_VIOLATION;
+	pss->close_reason = "not reading";
+	srv->metrics.slow_drops++;
+	outqueue_release(&pss->out);
+	journal_unhold(&pss->hold);
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+	shutdown(fd, SHUT_RDWR);
+	lws_callback_on_writable(pss->wsi);
+}
+
+/*
+ * An `unavailable` error goes out before anything queued: the messages
+ * ahead of it wait for the journal that it is about.
+ */
+static void session_tell_unavailable(struct server *srv,
+				     struct per_session_data__gomoku *pss)
+{
+	if (pss->close_code || pss->unavailable_due)
+		return;
+	pss->unavailable_due = true;
+	srv->metrics.errors[ERR_UNAVAILABLE]++;
+	lws_callback_on_writable(pss->wsi);
+}
+
+/* Encodes ev and queues it; drops a session that stopped reading. */
+static void session_queue(struct server *srv,
+			  struct per_session_data__gomoku *pss,
+			  const struct event *ev)
+{
+	uint64_t batch;
+	struct outbuf *buf;
+
+	if (pss->close_code)
+		return;
+	if (ev->type == EVENT_ERROR && ev->code == ERR_UNAVAILABLE) {
+		session_tell_unavailable(srv, pss);
+		return;
+	}
+	buf = hub_encode(&srv->hub, ev, pss->compact);
+	if (!buf) {
+		log_error("out of memory encoding a message for uid=" LOG_ID,
+			  LOG_ID_ARG(pss->uid));
+		session_close_after_flush(pss,
+					  LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
+					  "out of memory");
+		return;
+	}
+	if (pss->out.cost + outbuf_cost(buf) > SESSION_MAX_QUEUED) {
+		outbuf_put(buf);
+		session_abort(srv, pss);
+		return;
+	}
+	/* What the open batch journals is told only once it is durable. */
+	batch = journal_batch(srv->journal);
+	if (outqueue_push(&pss->out, buf, batch)) {
+		outbuf_put(buf);
+		session_close_after_flush(pss,
+					  LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
+					  "out of memory");
+		return;
+	}
+	outbuf_put(buf);
+	if (ev->type == EVENT_ERROR)
+		srv->metrics.errors[ev->code]++;
+	if (batch) {
+		journal_hold(srv->journal, &pss->hold, pss->wsi);
+		return;
+	}
+	lws_callback_on_writable(pss->wsi);
+}
+
+static void session_send_error(struct server *srv,
+			       struct per_session_data__gomoku *pss,
+			       enum error_code code, const char *message)
+{
+	struct event ev = {
+		.type = EVENT_ERROR,
+		.code = code,
+		.text = message,
+	};
+
+	session_queue(srv, pss, &ev);
+}
+
+void session_deliver(void *ctx, void *conn, const struct event *ev)
+{
+	struct per_session_data__gomoku *pss = conn;
+	struct server *srv = ctx;
+
+	if (ev->type == EVENT_REPLACED) {
+		log_info("replaced uid=" LOG_ID " peer=%s",
+			 LOG_ID_ARG(pss->uid), pss->peer);
+		pss->player = NULL;
+		session_close_after_flush(pss, 4001, "replaced");
+		return;
+	}
+	session_queue(srv, pss, ev);
+}
+
+void session_close_broken(void)
+{
+	struct per_session_data__gomoku *pss;
+
+	while ((pss = frame_check_next_broken()))
+		session_close_after_flush(pss, LWS_CLOSE_STATUS_PROTOCOL_ERR,
+					  "unmasked frame");
+}
+
+/*
+ * Keep-alive, run once a second: a session silent for --ping-interval is
+ * pinged, one silent for --idle-timeout is dropped without a close frame
+ * (a peer that answers nothing would not read one) from its next
+ * WRITEABLE: lws timers set from outside its own callbacks wait for its
+ * next event. It is a walk over the sessions rather than a timer per
+ * connection: lws keeps its timers in one sorted list, so re-arming one
+ * on every pong cost O(connections) each, and thousands of idle clients
+ * kept a core busy doing only that.
+ */
+void session_sweep(struct server *srv)
+{
+	struct per_vhost_data__gomoku *vhd = session_vhd(srv);
+	uint64_t now = uv_now(&srv->loop);
+	uint64_t ping_ms = (uint64_t)srv->config.ping_interval * 1000;
+	uint64_t idle_ms = (uint64_t)srv->config.idle_timeout * 1000;
+
+	if (!vhd)
+		return;
+	lws_start_foreach_dll(struct lws_dll2 *, d,
+			      lws_dll2_get_head(&vhd->sessions)) {
+		struct per_session_data__gomoku *pss = lws_container_of(
+			d, struct per_session_data__gomoku, node);
+		uint64_t silent = now - pss->seen_ms;
+
+		if (pss->hung_up || silent < ping_ms) {
+			/* alive, or already on its way out */
+		} else if (silent >= idle_ms) {
+			log_info("idle uid=" LOG_ID
+				 " peer=%s: no answer for %llu s",
+				 LOG_ID_ARG(pss->uid), pss->peer,
+				 (unsigned long long)(silent / 1000));
+			pss->hung_up = true;
+			srv->metrics.idle_drops++;
+			lws_callback_on_writable(pss->wsi);
+		} else if (!pss->pinged) {
+			pss->pinged = true;
+			pss->ping_due = true;
+			lws_callback_on_writable(pss->wsi);
+		}
+	}
+	lws_end_foreach_dll(d);
+}
+
+void session_close_all(struct server *srv)
+{
+	struct per_vhost_data__gomoku *vhd = session_vhd(srv);
+
+	if (!vhd)
+		return;
+	lws_start_foreach_dll(struct lws_dll2 *, d,
+			      lws_dll2_get_head(&vhd->sessions)) {
+		struct per_session_data__gomoku *pss = lws_container_of(
+			d, struct per_session_data__gomoku, node);
+
+		lws_callback_on_writable(pss->wsi);
+	}
+	lws_end_foreach_dll(d);
+}
+
+/*
+ * Behind a trusted proxy: the client's address is the last X-Forwarded-For
+ * entry, and the per-address limit applies to it here, once the session
+ * is open (where its close is sure to be seen). False when over.
+ */
+static bool session_count_forwarded(struct server *srv,
+				    struct per_session_data__gomoku *pss)
+{
+	if (!srv->config.trust_proxy ||
+	    !handshake_forwarded_for(pss->wsi, pss->peer, sizeof(pss->peer)))
+		return true; /* not forwarded: its socket was counted */
+	pss->peer_entry = admission_forwarded(srv->admission, pss->peer);
+	return pss->peer_entry != NULL;
+}
+
+/*
+ * Whether the session may be seated: not when the client sent data before
+ * the upgrade was answered, nor over the forwarded address's limit, nor
+ * with a query refused (each then closes once told why).
+ */
+static bool session_admit(struct server *srv,
+			  struct per_session_data__gomoku *pss,
+			  struct handshake_query *query)
+{
+	const struct handshake_refusal *refusal;
+
+	if (!frame_check_upgraded(lws_get_socket_fd(pss->wsi), pss)) {
+		/* RFC 6455 4.1: nothing before the handshake is answered */
+		log_info("refused peer=%s: data before the upgrade was "
+			 "answered",
+			 pss->peer);
+		session_close_after_flush(pss, LWS_CLOSE_STATUS_PROTOCOL_ERR,
+					  "data before the handshake");
+		return false;
+	}
+	if (!session_count_forwarded(srv, pss)) {
+		session_close_after_flush(pss,
+					  LWS_CLOSE_STATUS_POLICY_VIOLATION,
+					  "too many connections");
+		return false;
+	}
+	refusal = handshake_read_query(pss->wsi, query);
+	if (refusal && refusal->code != ERR_BAD_UID)
+		memcpy(pss->uid, query->uid, sizeof(pss->uid));
+	if (!refusal)
+		return true;
+	if (refusal->code == ERR_BAD_UID)
+		log_info("refused peer=%s: malformed uid", pss->peer);
+	else
+		log_info("refused uid=" LOG_ID " peer=%s: %s",
+			 LOG_ID_ARG(pss->uid), pss->peer, refusal->reason);
+	session_send_error(srv, pss, refusal->code, refusal->message);
+	session_close_after_flush(pss, LWS_CLOSE_STATUS_POLICY_VIOLATION,
+				  refusal->reason);
+	return false;
+}
+
+/* A new connection: read its identity, greet it and seat it. */
+static int session_open(struct server *srv, struct per_vhost_data__gomoku *vhd,
+			struct per_session_data__gomoku *pss, struct lws *wsi)
+{
+	struct handshake_query query;
+	struct event welcome;
+
+	pss->wsi = wsi;
+	outqueue_init(&pss->out);
+	lws_dll2_add_tail(&pss->node, &vhd->sessions);
+	srv->metrics.connections++;
+	lws_get_peer_simple(wsi, pss->peer, sizeof(pss->peer));
+	pss->tokens = srv->config.rate_burst;
+	pss->tokens_ms = clock_monotonic_ms();
+	pss->seen_ms = uv_now(&srv->loop);
+
+	if (srv->shutting_down) {
+		lws_callback_on_writable(wsi);
+		return 0;
+	}
+	if (!session_admit(srv, pss, &query))
+		return 0;
+	memcpy(pss->uid, query.uid, sizeof(pss->uid));
+	pss->compact = query.compact;
+
+	welcome = (struct event){
+		.type = EVENT_WELCOME,
+		.uid = pss->uid,
+		.version = GOMOKU_VERSION,
+		.size = srv->config.board_size,
+		.rule = srv->config.rule,
+	};
+	session_queue(srv, pss, &welcome);
+	log_info("connect uid=" LOG_ID " peer=%s", LOG_ID_ARG(pss->uid),
+		 pss->peer);
+
+	pss->player = hub_connect(&srv->hub, pss->uid, query.name, pss,
+				  query.ai, query.level);
+	if (!pss->player) {
+		log_error("out of memory seating uid=" LOG_ID,
+			  LOG_ID_ARG(pss->uid));
+		session_close_after_flush(pss,
+					  LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
+					  "out of memory");
+	}
+	return 0;
+}
+
+/*
+ * The token bucket: rate_burst messages at once, then rate_per_second.
+ * True when this message may be handled. A refused one gets rate_limited;
+ * a client that keeps sending past a second burst is closed with 1008.
+ */
+static bool session_rate_allows(struct server *srv,
+				struct per_session_data__gomoku *pss)
+{
+	uint64_t now = clock_monotonic_ms();
+	double burst = srv->config.rate_burst;
+
+	pss->tokens += (double)(now - pss->tokens_ms) / 1000.0 *
+		       srv->config.rate_per_second;
+	if (pss->tokens > burst)
+		pss->tokens = burst;
+	pss->tokens_ms = now;
+	if (pss->tokens >= 1.0) {
+		pss->tokens -= 1.0;
+		pss->rate_strikes = 0;
+		return true;
+	}
+	if (++pss->rate_strikes > (unsigned int)srv->config.rate_burst) {
+		srv->metrics.errors[ERR_RATE_LIMITED]++;
+		log_info("closing uid=" LOG_ID
+			 " peer=%s: over the message rate",
+			 LOG_ID_ARG(pss->uid), pss->peer);
+		session_close_after_flush(
+			pss, LWS_CLOSE_STATUS_POLICY_VIOLATION, "rate limited");
+		return false;
+	}
+	session_send_error(srv, pss, ERR_RATE_LIMITED,
+			   "too many messages: slow down");
+	return false;
+}
+
+/* One complete client message. */
+static void session_handle_message(struct server *srv,
+				   struct per_session_data__gomoku *pss,
+				   const char *text, size_t len)
+{
+	const char *message;
+	struct request req;
+	enum error_code code;
+
+	srv->metrics.messages_in++;
+	srv->metrics.bytes_in += len;
+	if (!pss->player || pss->close_code || srv->shutting_down)
+		return; /* refused, replaced or closing; or the server is */
+	if (!session_rate_allows(srv, pss))
+		return;
+	if (pss->rx_binary) {
+		session_send_error(
+			srv, pss, ERR_BAD_JSON,
+			"binary frames are not accepted: send JSON text");
+		return;
+	}
+	code = protocol_parse(text, len, srv->config.board_size, &req,
+			      &message);
+	if (code != ERR_NONE) {
+		session_send_error(srv, pss, code, message);
+		return;
+	}
+	hub_request(&srv->hub, pss->player, &req);
+}
+
+/* Refuses a message that grew too large: close 1009. */
+static int session_too_large(struct server *srv,
+			     struct per_session_data__gomoku *pss,
+			     const char *why)
+{
+	srv->metrics.errors[ERR_TOO_LARGE]++;
+	log_info("closing uid=" LOG_ID ": %s", LOG_ID_ARG(pss->uid), why);
+	lws_close_reason(pss->wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE,
+			 (unsigned char *)"too_large", 9);
+	return -1;
+}
+
+/* The client is alive: any frame from it counts, a pong or a message. */
+static void session_seen(struct server *srv,
+			 struct per_session_data__gomoku *pss)
+{
+	pss->seen_ms = uv_now(&srv->loop);
+	pss->pinged = false;
+}
+
+/* Refuses a connection that broke RFC 6455: close 1002. */
+static int session_protocol_error(struct per_session_data__gomoku *pss,
+				  const char *why)
+{
+	log_info("closing uid=" LOG_ID " peer=%s: %s", LOG_ID_ARG(pss->uid),
+		 pss->peer, why);
+	lws_close_reason(pss->wsi, LWS_CLOSE_STATUS_PROTOCOL_ERR,
+			 (unsigned char *)why, strlen(why));
+	return -1;
+}
+
+/*
+ * A piece of a message: lws hands a frame over in as many pieces as its
+ * bytes arrived in. Messages in one piece (almost all) are handled in
+ * place; others are collected up to SESSION_MAX_MESSAGE bytes in at most
+ * SESSION_MAX_FRAGMENTS frames (a piece that ends a frame counts one).
+ */
+static int session_receive(struct server *srv,
+			   struct per_session_data__gomoku *pss, const char *in,
+			   size_t len)
+{
+	bool frame_ends = !lws_remaining_packet_payload(pss->wsi);
+	bool complete = lws_is_final_fragment(pss->wsi) && frame_ends;
+	char *grown;
+
+	if (frame_check_broken(lws_get_socket_fd(pss->wsi)))
+		return session_protocol_error(pss, "unmasked frame");
+	session_seen(srv, pss);
+	if (!pss->rx_len && !pss->rx_pieces)
+		pss->rx_binary = lws_frame_is_binary(pss->wsi);
+	if (pss->rx_len + len > SESSION_MAX_MESSAGE)
+		return session_too_large(srv, pss, "message over 16 KiB");
+	if (complete && !pss->rx_pieces) {
+		session_handle_message(srv, pss, in, len);
+		return 0;
+	}
+	pss->rx_pieces++;
+	if (frame_ends && ++pss->rx_frames > SESSION_MAX_FRAGMENTS)
+		return session_too_large(srv, pss,
+					 "message in too many frames");
+	if (len) {
+		grown = realloc(pss->rx, pss->rx_len + len);
+		if (!grown)
+			return -1;
+		pss->rx = grown;
+		memcpy(pss->rx + pss->rx_len, in, len);
+		pss->rx_len += len;
+	}
+	if (complete) {
+		session_handle_message(srv, pss, pss->rx ? pss->rx : "",
+				       pss->rx_len);
+		free(pss->rx);
+		pss->rx = NULL;
+		pss->rx_len = 0;
+		pss->rx_pieces = 0;
+		pss->rx_frames = 0;
+	}
+	return 0;
+}
+
+/*
+ * Starts the close handshake with code and reason. Returning -1 from
+ * WRITEABLE after lws_close_reason() drops the close frame on the libuv
+ * loop of lws 4.1.6, so the close is started from an lws timer callback
+ * instead, where it is sent as it should be.
+ */
+static int session_start_close(struct lws *wsi, int code, const char *reason)
+{
+	lws_close_reason(wsi, (enum lws_close_status)code,
+			 (unsigned char *)reason, strlen(reason));
+	lws_set_timer_usecs(wsi, 1);
+	return 0;
+}
+
+/* Writes the `unavailable` error of session_tell_unavailable(). */
+static int session_write_unavailable(struct server *srv,
+				     struct per_session_data__gomoku *pss)
+{
+	struct event ev = {
+		.type = EVENT_ERROR,
+		.code = ERR_UNAVAILABLE,
+		.text = "the server cannot save games right now: the game is "
+			"paused until it can",
+	};
+	unsigned char *buf;
+	size_t len;
+	char *text;
+	int written;
+
+	pss->unavailable_due = false;
+	text = protocol_encode(&ev, LWS_PRE, &len);
+	if (!text)
+		return 0;
+	buf = (unsigned char *)text + LWS_PRE;
+	written = lws_write(pss->wsi, buf, len, LWS_WRITE_TEXT);
+	free(text);
+	if (written < (int)len)
+		return -1;
+	srv->metrics.messages_out++;
+	srv->metrics.bytes_out += len;
+	if (outqueue_peek(&pss->out) || pss->close_code)
+		lws_callback_on_writable(pss->wsi);
+	return 0;
+}
+
+/* Writes a keep-alive ping (lws reports only pongs with a payload). */
+static int session_write_ping(struct per_session_data__gomoku *pss)
+{
+	unsigned char ping[LWS_PRE + 1] = { [LWS_PRE] = 'k' };
+
+	pss->ping_due = false;
+	if (lws_write(pss->wsi, ping + LWS_PRE, 1, LWS_WRITE_PING) < 1)
+		return -1;
+	if (outqueue_peek(&pss->out) || pss->close_code)
+		lws_callback_on_writable(pss->wsi);
+	return 0;
+}
+
+/* Writes one queued message, or closes when asked to. */
+static int session_writeable(struct server *srv,
+			     struct per_session_data__gomoku *pss)
+{
+	struct outentry *msg;
+	int written;
+
+	if (srv->shutting_down)
+		return session_start_close(pss->wsi, LWS_CLOSE_STATUS_GOINGAWAY,
+					   "server shutting down");
+	if (pss->hung_up || pss->aborted)
+		return -1; /* silent too long, or not reading */
+	if (journal_hold_failed(&pss->hold))
+		session_tell_unavailable(srv, pss);
+	if (pss->unavailable_due)
+		return session_write_unavailable(srv, pss);
+	if (pss->ping_due)
+		return session_write_ping(pss);
+	msg = outqueue_peek(&pss->out);
+	if (msg && !journal_durable(srv->journal, msg->batch))
+		return 0; /* held: the journal's commit asks again */
+	if (!msg) {
+		if (!pss->close_code)
+			return 0;
+		return session_start_close(pss->wsi, pss->close_code,
+					   pss->close_reason);
+	}
+	written = lws_write(pss->wsi, (unsigned char *)outbuf_payload(msg->buf),
+			    msg->buf->len, LWS_WRITE_TEXT);
+	if (written < (int)msg->buf->len)
+		return -1;
+	srv->metrics.messages_out++;
+	srv->metrics.bytes_out += msg->buf->len;
+	outqueue_pop(&pss->out);
+	if (outqueue_peek(&pss->out) || pss->close_code)
+		lws_callback_on_writable(pss->wsi);
+	return 0;
+}
+
+/*
+ * The close frame of a client: 1000 means it left on purpose. lws
+ * answers it with the same code, after turning the codes a client may not
+ * send (below 1000, 1004-1006, 1012-1015, 1016-2999) into 1002; codes
+ * above 4999, a payload of one byte and an unmasked close frame are
+ * refused here (RFC 6455 7.4, 5.1).
+ */
+static int session_peer_closed(struct per_session_data__gomoku *pss,
+			       unsigned char *in, size_t len)
+{
+	int code = len >= 2 ? (in[0] << 8) | in[1] : 0;
+
+	if (len == 1)
+		return session_protocol_error(pss, "bad close frame");
+	if (frame_check_broken(lws_get_socket_fd(pss->wsi)))
+		return session_protocol_error(pss, "unmasked frame");
+	if (code > 4999) {
+		in[0] = LWS_CLOSE_STATUS_PROTOCOL_ERR >> 8;
+		in[1] = LWS_CLOSE_STATUS_PROTOCOL_ERR & 0xff;
+	}
+	pss->peer_closed = true;
+	if (code == LWS_CLOSE_STATUS_NORMAL)
+		pss->leaving = true;
+	return 0;
+}
+
+/* The connection is gone: give up the seat and free what it held. */
+static void session_closed(struct server *srv,
+			   struct per_session_data__gomoku *pss)
+{
+	if (!pss->wsi)
+		return; /* refused before ESTABLISHED: never opened */
+	frame_check_forget(lws_get_socket_fd(pss->wsi));
+	/*
+	 * Closed by the server while the client may still be sending (a
+	 * flood, a message too large): read what still comes, so that no
+	 * reset destroys the close frame. Not at shutdown, when the process
+	 * is about to exit.
+	 */
+	if (!pss->peer_closed && !pss->aborted && !srv->shutting_down)
+		drain_start(srv->drain, lws_get_socket_fd(pss->wsi));
+	/* Shutting down, the seat stays: the game resumes after a restart. */
+	if (pss->player)
+		hub_disconnect(&srv->hub, pss->player, pss->leaving);
+	if (pss->uid[0])
+		log_info("disconnect uid=" LOG_ID " peer=%s%s",
+			 LOG_ID_ARG(pss->uid), pss->peer,
+			 pss->leaving ? " (left)" : "");
+	pss->player = NULL;
+	outqueue_release(&pss->out);
+	free(pss->rx);
+	pss->rx = NULL;
+	lws_dll2_remove(&pss->node);
+	journal_unhold(&pss->hold);
+	admission_forwarded_done(srv->admission, pss->peer_entry);
+	pss->peer_entry = NULL;
+	srv->metrics.connections--;
+}
+
+static int session_callback(struct lws *wsi, enum lws_callback_reasons reason,
+			    void *user, void *in, size_t len)
+{
+	struct per_session_data__gomoku *pss = user;
+	struct server *srv = server_of(wsi);
+
+	switch (reason) {
+	case LWS_CALLBACK_PROTOCOL_INIT:
+		return lws_protocol_vh_priv_zalloc(
+			       lws_get_vhost(wsi), lws_get_protocol(wsi),
+			       sizeof(struct per_vhost_data__gomoku)) ?
+			       0 :
+			       -1;
+	case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+		if (srv->shutting_down)
+			return 1;
+		return admission_accept(srv->admission, (int)(lws_intptr_t)in);
+	case LWS_CALLBACK_WSI_CREATE:
+		admission_wsi_created(srv->admission, wsi);
+		return 0;
+	case LWS_CALLBACK_WSI_DESTROY:
+		admission_wsi_destroyed(srv->admission, wsi);
+		return 0;
+	case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+		return srv->shutting_down || !handshake_is_websocket(wsi);
+	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+		return !handshake_acceptable(wsi);
+	case LWS_CALLBACK_ESTABLISHED:
+		return session_open(
+			srv,
+			lws_protocol_vh_priv_get(lws_get_vhost(wsi),
+						 lws_get_protocol(wsi)),
+			pss, wsi);
+	case LWS_CALLBACK_RECEIVE:
+		return session_receive(srv, pss, in, len);
+	case LWS_CALLBACK_SERVER_WRITEABLE:
+		return session_writeable(srv, pss);
+	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+		return session_peer_closed(pss, in, len);
+	case LWS_CALLBACK_RECEIVE_PONG:
+		if (frame_check_broken(lws_get_socket_fd(wsi)))
+			return session_protocol_error(pss, "unmasked frame");
+		session_seen(srv, pss);
+		return 0;
+	case LWS_CALLBACK_TIMER:
+		return -1; /* session_start_close() */
+	case LWS_CALLBACK_CLOSED:
+		session_closed(srv, pss);
+		return 0;
+	default:
+		return lws_callback_http_dummy(wsi, reason, user, in, len);
+	}
+}
+
+const struct lws_protocols session_protocol = {
+	.name = SESSION_PROTOCOL_NAME,
+	.callback = session_callback,
+	.per_session_data_size = sizeof(struct per_session_data__gomoku),
+	.rx_buffer_size = 4096,
+};

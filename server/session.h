@@ -1,0 +1,52 @@
+/*
+ * session.h - the "gomoku" WebSocket protocol: one session per player.
+ *
+ * A session reads its identity from the upgrade's query
+ * (server/handshake.c), gets a seat from the hub, turns each client
+ * message into a hub request and queues what the hub delivers as JSON
+ * messages (server/outqueue.c), written one per WRITEABLE. It keeps
+ * hostile clients in check: a token bucket per session for its messages,
+ * a message reassembled only up to SESSION_MAX_MESSAGE bytes in
+ * SESSION_MAX_FRAGMENTS frames, a client that stops reading dropped, a
+ * silent one pinged and dropped. Messages about a fact the journal has
+ * not saved yet are held until it has (server/journal.c).
+ *
+ * It is the vhost's first protocol, so a client that names no
+ * subprotocol lands here too (plain HTTP goes on to server/http.c), and
+ * so does what libwebsockets tells the first protocol only: the accept
+ * filter and every wsi's creation and end, handed to server/admission.c.
+ */
+#ifndef GOMOKU_SESSION_H
+#define GOMOKU_SESSION_H
+
+#include "server.h"
+
+#define SESSION_PROTOCOL_NAME "gomoku"
+#define SESSION_MAX_MESSAGE 16384 /* larger: close 1009 */
+#define SESSION_MAX_FRAGMENTS 256 /* frames of one message; more: 1009 */
+/* Memory a session's unsent messages may hold; more: it is dropped. */
+#define SESSION_MAX_QUEUED (1024 * 1024)
+
+/* The protocol's entry for the context's protocol table. */
+extern const struct lws_protocols session_protocol;
+
+/* The hub's sink (ctx: the server): queues ev on the session conn. */
+void session_deliver(void *ctx, void *conn, const struct event *ev);
+
+/*
+ * Closes with 1002 the sessions whose client sent an unmasked frame that
+ * no message callback saw (a ping, which lws answers itself). Called once
+ * per event loop turn.
+ */
+void session_close_broken(void);
+
+/*
+ * Keep-alive: pings sessions silent for --ping-interval and drops those
+ * silent for --idle-timeout. Called once a second.
+ */
+void session_sweep(struct server *srv);
+
+/* Shutdown: asks every session to close with 1001 "going away". */
+void session_close_all(struct server *srv);
+
+#endif
