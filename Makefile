@@ -9,7 +9,8 @@
 #                       build/, build-asan/, build-bench/, build-fuzz/,
 #                       and tests/engine/bench.sh's build-bench-engine/)
 
-FORMAT_DIRS := core server tests/unit
+FORMAT_DIRS := core core/engine server server/pbrain tests/unit tests/fuzz \
+	       tests/load tests/engine
 FORMAT_FILES = $(wildcard $(addsuffix /*.c,$(FORMAT_DIRS)) \
 			  $(addsuffix /*.h,$(FORMAT_DIRS)))
 

@@ -15,6 +15,11 @@
  *    are tried; else the best-ranked candidates within two cells of a
  *    stone. Leaves are the pattern evaluation, after a small VCF probe on
  *    the hard level.
+ *
+ * Over 600 lines: the search's parts (candidates, ordering, the
+ * principal-variation search, the root's forced cases, the easy heuristic)
+ * share the engine's tables and are tuned together; the board and the
+ * threat solver have their own files.
  */
 #include "engine.h"
 

@@ -10,6 +10,9 @@
  * 3^10 lines of own / empty / blocked cells (recursively: a four has one
  * cell left to a five through the centre, an open four two, a three is
  * one move from a four, …) and then spreading them over the 2^20 codes.
+ *
+ * Just over 600 lines: the pattern table and the board that reads it are
+ * one data structure.
  */
 #include "engine_position.h"
 

@@ -5,6 +5,9 @@
 // that cannot start, exit, crash or stay silent, which lose the game by
 // forfeit; stopping with engine games going on, and a restart, which
 // engine games do not survive.
+//
+// One suite per behaviour; over 600 lines because each level, each fill and
+// each misbehaving engine has a test of its own.
 
 import { describe, it, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';

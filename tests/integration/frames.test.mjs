@@ -5,6 +5,9 @@
 // invalid UTF-8, broken control frames, oversized and malformed upgrade
 // requests and other protocols' upgrades. After every case the server
 // still answers /healthz, and after every test a normal pair can play.
+//
+// One suite per behaviour; over 600 lines because each malformed frame or
+// handshake has a test of its own.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -12,6 +12,10 @@
  * Three modes: play (a fixed number of connections playing game after
  * game), idle (connect, be matched, never move) and churn (a fixed rate of
  * new connections, each playing one game and leaving). See README.md.
+ *
+ * One file of about 1,900 lines: one program whose three modes share the
+ * connection state machine, the frame handling and the report; the RFC 6455
+ * client is wsframe.c.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -6,6 +6,9 @@
  *
  * Positions are drawn as rows of text: 'X' is front, 'O' is back, '.' an
  * empty cell; row y of the drawing is row y of the board.
+ *
+ * One test file for the engine; over 600 lines because most of it is
+ * positions drawn as text.
  */
 #include <errno.h>
 #include <setjmp.h>

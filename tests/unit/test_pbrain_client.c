@@ -7,6 +7,9 @@
  * Every test runs its own loop and ends by checking that the loop closes
  * (no handle left open), that no child process is left (reaped or not)
  * and that the process has as many file descriptors as before.
+ *
+ * One test file per module (server/pbrain_client.c); over 600 lines because
+ * each way an engine can misbehave has a test of its own.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -50,12 +53,13 @@ static int time_scale(void)
 
 /* pbrain_client_start() with the server's margin, scaled. */
 static struct pbrain_client *engine_start(uv_loop_t *loop, const char *path,
-					int size, enum rule rule, int turn_ms,
-					pbrain_client_done_fn *done, void *ctx)
+					  int size, enum rule rule, int turn_ms,
+					  pbrain_client_done_fn *done,
+					  void *ctx)
 {
 	return pbrain_client_start(loop, path, size, rule, turn_ms,
-				 PBRAIN_CLIENT_MARGIN_MS * time_scale(), done,
-				 ctx);
+				   PBRAIN_CLIENT_MARGIN_MS * time_scale(), done,
+				   ctx);
 }
 
 /* One of these per test: its loop and what it had before. */
@@ -68,10 +72,10 @@ struct fixture {
 
 /* What done reported, for one engine. */
 struct outcome {
-	int calls;			  /* times done was called */
-	int err;			  /* the last call's */
-	int x, y;			  /* the last call's */
-	const char *reason;		  /* the last call's */
+	int calls;			    /* times done was called */
+	int err;			    /* the last call's */
+	int x, y;			    /* the last call's */
+	const char *reason;		    /* the last call's */
 	struct pbrain_client *free_in_done; /* freed from inside done */
 };
 
@@ -264,7 +268,7 @@ static void ask(struct fixture *fx, struct pbrain_client *ai, int size,
 
 	flatten(pos, size, moves);
 	expect_int(pbrain_client_request(ai, moves, pos->count,
-				       side_to_move(pos->count)),
+					 side_to_move(pos->count)),
 		   0);
 	expect_int(out->calls, calls); /* never from inside the request */
 	wait_calls(fx, &out->calls, calls + 1);
@@ -620,7 +624,7 @@ static void a_cancelled_answer_is_dropped(void **state)
 	pbrain_client_cancel(ai); /* twice is harmless */
 	flatten(&front_blocks, 15, moves);
 	expect_int(pbrain_client_request(ai, moves, front_blocks.count,
-				       ROLE_FRONT),
+					 ROLE_FRONT),
 		   0);
 	wait_calls(&fx, &out.calls, 1);
 	expect_int(out.err, 0);
@@ -697,7 +701,7 @@ static void free_right_after_start_leaves_nothing(void **state)
 	(void)state;
 	fixture_begin(&fx);
 	pbrain_client_free(engine_start(&fx.loop, PBRAIN_GOMOKU, 15,
-				      RULE_FREESTYLE, 100, on_done, &out));
+					RULE_FREESTYLE, 100, on_done, &out));
 	pbrain_client_free(NULL);
 	fixture_end(&fx);
 	expect_int(out.calls, 0);

@@ -2,6 +2,9 @@
 // page's state, and what the page should do (effects). Message by message,
 // as the server sends them (core/PROTOCOL.md), with what the state then
 // allows (state.js) and what the page shows of it (view.js).
+//
+// The reducer's tests, one file like the reducer; over 600 lines because
+// each message and action has a test of its own.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -26,6 +26,9 @@
 //   {kind: 'sound', name}         stone, undo, turn, win, loss, left
 //   {kind: 'toast', key, params}  a short message over the board (a text
 //   {kind: 'toast', code, message}  key, or a request the server refused)
+//
+// Over 600 lines: one case per server message and per page action, which
+// must be read together to see every way the state changes.
 
 import { retryDelay } from './protocol.js';
 import { ROLES, emptyCells, canPlace, canUndo, canRedo, canAnswer } from './state.js';
