@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# bench.sh - the Gomoku server benchmark: four scenarios, each against a
-# freshly started Release build of gomoku-server, driven by gomoku-loadgen
-# on the same machine. Prints a machine header and one table with the
-# targets; writes every scenario's JSON to tests/load/results/latest.json
-# and the table to tests/load/results/latest.txt.
+# bench.sh - the Gomoku server benchmark: six scenarios, each against a
+# freshly started Release build of gomoku-server and, beside it, against
+# the Node.js baseline (tests/load/baseline-server.mjs: a plain `ws` server
+# with the same protocol and rules), alternating, driven by gomoku-loadgen
+# on the same machine. Prints a machine header and one table: every figure
+# for both servers, their ratio and the targets; writes every run's JSON to
+# tests/load/results/ (latest.json: all of them) and the table to
+# tests/load/results/latest.txt.
 #
-#   tests/load/bench.sh                     the whole benchmark (~3.5 min)
+#   tests/load/bench.sh                     the whole benchmark (~9 min)
 #   BENCH_SCENARIOS="throughput" tests/load/bench.sh     only some
+#   BENCH_SERVERS=gomoku tests/load/bench.sh   without the baseline
+#   BENCH_ROUNDS=3 tests/load/bench.sh      three alternating rounds; the
+#                                           table shows each figure's median
 #   BENCH_UPDATES=full tests/load/bench.sh  full boards, not compact ones
 #   BENCH_QUICK=1 tests/load/bench.sh       short runs, to try it out
 #
@@ -24,8 +30,10 @@ BUILD=${BENCH_BUILD:-build-bench}
 RESULTS=$ROOT/tests/load/results
 UPDATES=${BENCH_UPDATES:-move}
 SCENARIOS=${BENCH_SCENARIOS:-capacity throughput throughput-long latency churn ai}
+SERVERS=${BENCH_SERVERS:-gomoku node}
+ROUNDS=${BENCH_ROUNDS:-1}
 CAPACITY=${BENCH_CAPACITY:-19000}
-HOLD=${BENCH_HOLD:-60}
+HOLD=${BENCH_HOLD:-30}
 THROUGHPUT_S=${BENCH_THROUGHPUT_S:-15}
 LONG_S=${BENCH_LONG_S:-10}
 LATENCY_S=${BENCH_LATENCY_S:-20}
@@ -43,10 +51,14 @@ if [ -n "${BENCH_QUICK:-}" ]; then
 	CHURN_WARMUP=${BENCH_CHURN_WARMUP:-2}
 fi
 
-# Targets (the issue's numbers).
+# Targets. Ratios are gomoku-server's figure over the baseline's, in the
+# same run; the absolute ones are the project's own.
+TARGET_LONG_RATIO=3       # moves per server CPU-second, long games
+TARGET_SHORT_RATIO=2      # ... short games with reconnects
+TARGET_SYSCALLS=2.5       # system calls per move (gomoku-server)
+TARGET_MEMORY_RATIO=0.5   # RSS per idle connection
 TARGET_HELD=15000         # concurrent players in one server process
 TARGET_RSS_PER_CONN=10    # KiB per idle connection above the empty server
-TARGET_MOVES_PER_CPU=100000 # moves accepted per server CPU-second
 TARGET_P99_MS=5
 TARGET_P999_MS=20
 RSS_GROWTH_ALLOWED=1024   # KiB after churn: allocator noise, see README
@@ -63,6 +75,15 @@ die() {
 for tool in cmake jq; do
 	command -v "$tool" >/dev/null ||
 		die "$tool is missing (apt-get install $tool)"
+done
+for server in $SERVERS; do
+	case $server in
+	gomoku) ;;
+	node)
+		command -v node >/dev/null && [ -d tests/node_modules/ws ] ||
+			die "the baseline needs node and tests/node_modules (./gomoku.sh deps test), or BENCH_SERVERS=gomoku" ;;
+	*) die "unknown server '$server' (gomoku, node)" ;;
+	esac
 done
 
 # The first free port from 28080 on, unless BENCH_PORT names one.
@@ -101,67 +122,79 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Starts a fresh server with an empty database; waits until it answers.
+# server_start SERVER: a fresh gomoku-server with an empty database, or a
+# fresh baseline; waits until it answers.
 server_start() {
 	local _
 	rm -rf "${DB_DIR:?}"/*
-	"$BUILD/gomoku-server" --port "$PORT" --host 127.0.0.1 \
-		--db "$DB_DIR/bench.db" --max-per-ip 0 \
-		--max-connections 20000 --rate-burst 100000 \
-		--rate-per-second 100000 --log-level warn \
-		2>>"$RESULTS/server.log" &
+	case $1 in
+	gomoku)
+		"$BUILD/gomoku-server" --port "$PORT" --host 127.0.0.1 \
+			--db "$DB_DIR/bench.db" --max-per-ip 0 \
+			--max-connections 20000 --rate-burst 100000 \
+			--rate-per-second 100000 --log-level warn \
+			2>>"$RESULTS/server.log" & ;;
+	node)
+		node tests/load/baseline-server.mjs --port "$PORT" \
+			--host 127.0.0.1 2>>"$RESULTS/server.log" & ;;
+	esac
 	SERVER_PID=$!
 	for _ in $(seq 100); do
 		if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
 			sleep 0.2 # let the probe's connection go
 			return
 		fi
-		kill -0 "$SERVER_PID" 2>/dev/null || die "the server did not start"
+		kill -0 "$SERVER_PID" 2>/dev/null || die "the $1 server did not start"
 		sleep 0.1
 	done
-	die "the server is not listening on $PORT"
+	die "the $1 server is not listening on $PORT"
 }
 
-# Scenario "ai": human rooms' move latency alone, then on the same server
-# while AI_GAMES games against the hard engine keep it thinking.
+# loadgen SERVER LABEL ARGS...: one run against the running server, its
+# JSON to $RESULTS/LABEL.SERVER.ROUND.json.
+loadgen() {
+	local server=$1 label=$2
+	shift 2
+	"$BUILD/gomoku-loadgen" --port "$PORT" --server-pid "$SERVER_PID" \
+		--updates "$UPDATES" --label "$label" --json "$@" \
+		>"$RESULTS/$label.$server.$ROUND.json" 2>>"$RESULTS/bench.log" ||
+		die "$label ($server): the load generator failed (see $RESULTS/bench.log)"
+}
+
+# Scenario "ai" (gomoku-server only: the baseline has no engine): human
+# rooms' move latency alone, then on the same server while AI_GAMES games
+# against the hard engine keep it thinking.
 ai_scenario() {
 	local players
-	command -v node >/dev/null && [ -d tests/node_modules/ws ] || {
-		echo "  ai: skipped (needs node and tests/node_modules: ./gomoku.sh deps test)" >&2
-		return 0
-	}
-	server_start
+	server_start gomoku
 	echo "  ai: gomoku-loadgen --connections 2000 --move-rate 1, alone, then with $AI_GAMES engine games (tests/load/ai-players.mjs)" >&2
-	"$BUILD/gomoku-loadgen" --port "$PORT" --server-pid "$SERVER_PID" \
-		--updates "$UPDATES" --label ai-alone --json --connections 2000 \
-		--move-rate 1 --duration "$AI_S" --warmup 5 \
-		>"$RESULTS/ai-alone.json" 2>>"$RESULTS/bench.log" ||
-		die "ai: the load generator failed (see $RESULTS/bench.log)"
+	loadgen gomoku ai-alone --connections 2000 --move-rate 1 \
+		--duration "$AI_S" --warmup 5
 	node tests/load/ai-players.mjs --port "$PORT" --games "$AI_GAMES" \
 		--level hard >"$RESULTS/ai-players.json" 2>>"$RESULTS/bench.log" &
 	players=$!
 	sleep 3
-	"$BUILD/gomoku-loadgen" --port "$PORT" --server-pid "$SERVER_PID" \
-		--updates "$UPDATES" --label ai --json --connections 2000 \
-		--move-rate 1 --duration "$AI_S" --warmup 5 \
-		>"$RESULTS/ai.json" 2>>"$RESULTS/bench.log" ||
-		die "ai: the load generator failed (see $RESULTS/bench.log)"
+	loadgen gomoku ai --connections 2000 --move-rate 1 \
+		--duration "$AI_S" --warmup 5
 	kill -TERM "$players"
 	wait "$players" || true
 	server_stop
 }
 
-# Runs one scenario against a fresh server; appends its JSON.
+# scenario LABEL ARGS...: one run against each server in turn, the order
+# alternating from one round to the next.
 scenario() {
-	local label=$1
+	local label=$1 server order=$SERVERS
 	shift
-	server_start
-	echo "  $label: gomoku-loadgen $*" >&2
-	"$BUILD/gomoku-loadgen" --port "$PORT" --server-pid "$SERVER_PID" \
-		--updates "$UPDATES" --label "$label" --json "$@" \
-		>"$RESULTS/$label.json" 2>>"$RESULTS/bench.log" ||
-		die "$label: the load generator failed (see $RESULTS/bench.log)"
-	server_stop
+	if [ $((ROUND % 2)) -eq 0 ]; then
+		order=$(echo "$SERVERS" | tr ' ' '\n' | tac | tr '\n' ' ')
+	fi
+	for server in $order; do
+		server_start "$server"
+		echo "  $label ($server, round $ROUND): gomoku-loadgen $*" >&2
+		loadgen "$server" "$label" "$@"
+		server_stop
+	done
 }
 
 mkdir -p "$RESULTS"
@@ -178,8 +211,15 @@ cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DGOMOKU_TESTS=OFF \
 	-DGOMOKU_LOAD=ON >/dev/null
 cmake --build "$BUILD" -j "$(nproc)" >/dev/null
 
+# The load generator counts the server's system calls with perf counters
+# on tracepoints, which need tracefs: `perf stat` mounts it when missing.
+if [ ! -d /sys/kernel/tracing/events ] && command -v perf >/dev/null; then
+	perf stat -e raw_syscalls:sys_enter true >/dev/null 2>&1 || true
+fi
+
 LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
-echo "running: $SCENARIOS (updates=$UPDATES, port $PORT)" >&2
+echo "running: $SCENARIOS on $SERVERS, $ROUNDS round(s) (updates=$UPDATES, port $PORT)" >&2
+for ROUND in $(seq "$ROUNDS"); do
 for name in $SCENARIOS; do
 	case $name in
 	capacity)
@@ -200,13 +240,29 @@ for name in $SCENARIOS; do
 		scenario churn --churn 500 --move-rate 0 \
 			--duration "$CHURN_S" --warmup "$CHURN_WARMUP" ;;
 	ai)
-		ai_scenario ;;
+		case " $SERVERS " in
+		*" gomoku "*)
+			command -v node >/dev/null && [ -d tests/node_modules/ws ] &&
+				ai_scenario ||
+				echo "  ai: skipped (needs node and tests/node_modules: ./gomoku.sh deps test)" >&2 ;;
+		esac ;;
 	*)
 		die "unknown scenario '$name'" ;;
 	esac
 done
+done
 LOAD_AFTER=$(cut -d' ' -f1 /proc/loadavg)
 ELAPSED=$(($(date +%s) - START))
+
+# Each scenario's figures per server: the median of its rounds, field by
+# field, in $RESULTS/LABEL.SERVER.json.
+for file in "$RESULTS"/*.*.1.json; do
+	[ -e "$file" ] || continue
+	base=${file%.1.json}
+	jq -s '. as $runs | reduce ($runs[0] | paths(numbers)) as $p ($runs[0];
+		setpath($p; [$runs[] | getpath($p) | numbers] | sort |
+			.[length / 2 | floor]))' "$base".*.json >"$base.json"
+done
 
 # ---- the report ----
 
@@ -215,20 +271,60 @@ has() { # has SCENARIO: it was run
 	return 1
 }
 
-fig() { # fig SCENARIO JQ-EXPRESSION
-	[ -s "$RESULTS/$1.json" ] || {
+ran() { # ran SERVER: it took part
+	case " $SERVERS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+fig() { # fig SCENARIO JQ-EXPRESSION [SERVER]: a figure, or "-"
+	local file=$RESULTS/$1.${3:-gomoku}.json
+	[ -s "$file" ] || {
 		echo "-"
 		return
 	}
-	jq -r "$2" "$RESULTS/$1.json"
+	jq -r "$2" "$file"
 }
 
 verdict() { # verdict JQ-CONDITION SCENARIO
-	[ -s "$RESULTS/$2.json" ] || {
+	[ -s "$RESULTS/$2.gomoku.json" ] || {
 		echo "-"
 		return
 	}
-	jq -r "if ($1) then \"PASS\" else \"SHORT\" end" "$RESULTS/$2.json"
+	jq -r "if ($1) then \"PASS\" else \"SHORT\" end" "$RESULTS/$2.gomoku.json"
+}
+
+row() { printf '%-16s %-32s %-18s %-18s %-7s %-10s %s\n' "$@"; }
+
+# compare SCENARIO FIGURE JQ-NUMBER FORMAT [TARGET-OP TARGET]: one row with
+# both servers' figure, the ratio gomoku / node, and, with a target, its
+# verdict: "ratio>=", "ratio<=" and "ratio<" judge the ratio, ">=", "<="
+# and "<" gomoku-server's figure.
+compare() {
+	local scen=$1 figure=$2 expr=$3 format=$4 op=${5:-} target=${6:-}
+	local g n ratio="-" shown_g="-" shown_n="-" result="" value
+	g=$(fig "$scen" "($expr) // empty" gomoku)
+	n=$(fig "$scen" "($expr) // empty" node)
+	[ -z "$g" ] || [ "$g" = - ] || shown_g=$(printf "$format" "$g")
+	[ -z "$n" ] || [ "$n" = - ] || shown_n=$(printf "$format" "$n")
+	if [ "$shown_g" != - ] && [ "$shown_n" != - ]; then
+		ratio=$(jq -n "if $n == 0 then \"-\" else ($g / $n * 100 | round / 100 | tostring) + \"x\" end" -r)
+	fi
+	if [ -n "$op" ]; then
+		case $op in
+		ratio*) value=${ratio%x} op=${op#ratio} ;;
+		*) value=$g ;;
+		esac
+		if [ -z "$value" ] || [ "$value" = - ] || [ "$shown_g" = - ]; then
+			result="-"
+		else
+			result=$(jq -n -r "if $value $op $target then \"PASS\" else \"SHORT\" end")
+		fi
+		case $5 in
+		ratio*) target="${5#ratio} ${6}x" ;;
+		*) target="$5 $6" ;;
+		esac
+	fi
+	row "$scen" "$figure" "$shown_g" "$shown_n" "$ratio" "${target:-}" "$result"
 }
 
 report() {
@@ -243,128 +339,158 @@ report() {
 		"fd limit $(ulimit -Hn) per process"
 	echo "load generator on the same machine, $(nproc) cores shared;" \
 		"load average $LOAD_BEFORE before, $LOAD_AFTER after;" \
-		"updates=$UPDATES; database on $DB_FS; ${ELAPSED} s in all"
+		"updates=$UPDATES; database on $DB_FS; servers: $SERVERS;" \
+		"$ROUNDS round(s), medians; ${ELAPSED} s in all"
 	echo
-	printf '%-16s %-32s %-24s %-14s %s\n' scenario figure measured target result
-	row() { printf '%-16s %-32s %-24s %-14s %s\n' "$@"; }
+	row scenario figure gomoku-server "node baseline" ratio target result
 
 	if has capacity; then
-	row capacity "connections held, all matched" \
-		"$(fig capacity '"\(.held) (\(.matched_at_end))"')" \
-		">= $TARGET_HELD" \
-		"$(verdict ".matched_at_end >= $TARGET_HELD" capacity)"
-	row "" "server RSS empty / full" \
-		"$(fig capacity '"\(.rss_empty_kib / 1024 | floor) / \(.rss_end_kib / 1024 | floor) MiB"')" "" ""
-	row "" "server RSS per idle connection" \
-		"$(fig capacity '"\(.rss_per_conn_kib * 100 | round / 100) KiB"')" \
-		"<= $TARGET_RSS_PER_CONN KiB" \
-		"$(verdict ".rss_per_conn_kib <= $TARGET_RSS_PER_CONN" capacity)"
-	row "" "connect -> matched p50 / p99" \
-		"$(fig capacity '"\(.match_p50_us / 1000) / \(.match_p99_us / 1000) ms"')" "" ""
+	compare capacity "connections held, all matched" \
+		'.matched_at_end' '%d' '>=' "$TARGET_HELD"
+	compare capacity "server RSS empty, MiB" \
+		'.rss_empty_kib / 1024' '%.1f'
+	compare capacity "server RSS full, MiB" \
+		'.rss_end_kib / 1024' '%.1f'
+	compare capacity "RSS per idle connection, KiB" \
+		'.rss_per_conn_kib' '%.2f' '<=' "$TARGET_RSS_PER_CONN"
+	compare capacity "... against the baseline" \
+		'.rss_per_conn_kib' '%.2f' 'ratio<=' "$TARGET_MEMORY_RATIO"
+	compare capacity "connect -> matched p50, ms" \
+		'.match_p50_us / 1000' '%.2f'
+	compare capacity "connect -> matched p99, ms" \
+		'.match_p99_us / 1000' '%.2f'
 	fi
 
-	local name
+	local name target
 	for name in throughput throughput-long; do
 		has "$name" || continue
-		row "$name" "moves accepted per second" \
-			"$(fig "$name" '.moves_per_s | round')" "" ""
-		row "" "matches per second" \
-			"$(fig "$name" '.matches_per_s | round')" "" ""
-		row "" "server CPU-s per 100k moves" \
-			"$(fig "$name" '.server_cpu_s_per_100k_moves * 1000 | round / 1000')" \
-			"<= $(jq -n "100000 / $TARGET_MOVES_PER_CPU")" ""
-		row "" "moves per server CPU-second" \
-			"$(fig "$name" '.moves_per_server_cpu_s | round')" \
-			">= $TARGET_MOVES_PER_CPU" \
-			"$(verdict ".moves_per_server_cpu_s >= $TARGET_MOVES_PER_CPU" "$name")"
+		target=$TARGET_SHORT_RATIO
+		[ "$name" = throughput ] || target=$TARGET_LONG_RATIO
+		compare "$name" "moves accepted per second" \
+			'.moves_per_s' '%.0f'
+		compare "$name" "matches per second" \
+			'.matches_per_s' '%.0f'
+		compare "$name" "moves per server CPU-second" \
+			'.moves_per_server_cpu_s' '%.0f' 'ratio>=' "$target"
+		compare "$name" "server CPU-s per 100k moves" \
+			'.server_cpu_s_per_100k_moves' '%.3f'
+		compare "$name" "system calls per move" \
+			'.syscalls_per_move.all' '%.2f' '<=' "$TARGET_SYSCALLS"
+		compare "$name" "... epoll_ctl" \
+			'.syscalls_per_move.epoll_ctl' '%.2f'
+		compare "$name" "... send / write" \
+			'.syscalls_per_move.send' '%.2f'
+		compare "$name" "... journal, per 1,000 moves" \
+			'.syscalls_per_move.journal * 1000' '%.0f'
+		compare "$name" "move latency p50, ms" \
+			'.latency_p50_us / 1000' '%.2f'
 	done
 
 	if has latency; then
-	row latency "rooms, moves per second" \
-		"$(fig latency '"\(.connections / 2), \(.moves_per_s | round)"')" "" ""
-	row "" "move latency p50" \
-		"$(fig latency '"\(.latency_p50_us / 1000) ms"')" "" ""
-	row "" "move latency p99" \
-		"$(fig latency '"\(.latency_p99_us / 1000) ms"')" \
-		"< $TARGET_P99_MS ms" \
-		"$(verdict ".latency_p99_us < $TARGET_P99_MS * 1000 and .latency_samples > 0" latency)"
-	row "" "move latency p99.9" \
-		"$(fig latency '"\(.latency_p999_us / 1000) ms"')" \
-		"< $TARGET_P999_MS ms" \
-		"$(verdict ".latency_p999_us < $TARGET_P999_MS * 1000 and .latency_samples > 0" latency)"
-	row "" "move latency max" \
-		"$(fig latency '"\(.latency_max_us / 1000) ms"')" "" ""
+	compare latency "rooms" '.connections / 2' '%d'
+	compare latency "moves per second" '.moves_per_s' '%.0f'
+	compare latency "move latency p50, ms" \
+		'.latency_p50_us / 1000' '%.2f' 'ratio<' 1
+	compare latency "move latency p99, ms" \
+		'.latency_p99_us / 1000' '%.2f' 'ratio<' 1
+	compare latency "... against the project's" \
+		'.latency_p99_us / 1000' '%.2f' '<' "$TARGET_P99_MS"
+	compare latency "move latency p99.9, ms" \
+		'.latency_p999_us / 1000' '%.2f' '<' "$TARGET_P999_MS"
+	compare latency "move latency max, ms" \
+		'.latency_max_us / 1000' '%.2f'
+	compare latency "server CPU, % of a core" \
+		'.server_cpu_pct' '%.0f'
+	compare latency "system calls per move" \
+		'.syscalls_per_move.all' '%.2f'
 	fi
 
 	if has churn; then
-	row churn "new connections per second" \
-		"$(fig churn '"\((.conn_attempted / (.window_s + '"$CHURN_WARMUP"')) | round)"')" "500" ""
-	row "" "matches per second" \
-		"$(fig churn '.matches_per_s | round')" "" ""
-	row "" "server RSS start / mid / after" \
-		"$(fig churn '"\(.rss_start_kib) / \(.rss_mid_kib) / \(.rss_after_kib) KiB"')" "" ""
+	compare churn "new connections per second" \
+		"(.conn_attempted / (.window_s + $CHURN_WARMUP))" '%.0f'
+	compare churn "matches per second" '.matches_per_s' '%.0f'
+	compare churn "server CPU, % of a core" '.server_cpu_pct' '%.0f'
+	compare churn "server RSS start, KiB" '.rss_start_kib' '%d'
+	compare churn "server RSS after, KiB" '.rss_after_kib' '%d'
 	# A leak grows with every connection: it shows both from the start
 	# and over the second half. The allocator keeping a burst's memory, or
 	# SQLite filling its page cache, shows only in the first.
 	row "" "RSS growth, start -> after" \
-		"$(fig churn '"\(.rss_after_kib - .rss_start_kib) KiB"')" \
+		"$(fig churn '"\(.rss_after_kib - .rss_start_kib) KiB"')" "" "" \
 		"<= $RSS_GROWTH_ALLOWED KiB" \
 		"$(fig churn "if .rss_after_kib - .rss_start_kib <= $RSS_GROWTH_ALLOWED then \"PASS\" elif .rss_end_kib - .rss_mid_kib <= $RSS_LEVEL_ALLOWED then \"(levelled)\" else \"SHORT\" end")"
 	row "" "RSS growth, second half" \
-		"$(fig churn '"\(.rss_end_kib - .rss_mid_kib) KiB"')" \
+		"$(fig churn '"\(.rss_end_kib - .rss_mid_kib) KiB"')" "" "" \
 		"<= $RSS_LEVEL_ALLOWED KiB" \
 		"$(verdict ".rss_end_kib - .rss_mid_kib <= $RSS_LEVEL_ALLOWED" churn)"
 	row "" "server fds empty / after" \
-		"$(fig churn '"\(.fds_empty) / \(.fds_after)"')" "no growth" \
+		"$(fig churn '"\(.fds_empty) / \(.fds_after)"')" "" "" "no growth" \
 		"$(verdict ".fds_after <= .fds_empty" churn)"
 	fi
 
-	if has ai && [ -s "$RESULTS/ai.json" ]; then
+	if has ai && [ -s "$RESULTS/ai.gomoku.json" ]; then
 	row ai "human rooms, moves per second" \
-		"$(fig ai-alone '"\(.connections / 2), \(.moves_per_s | round)"')" "" ""
-	row "" "p50 / p99 / p99.9, alone" \
-		"$(fig ai-alone '"\(.latency_p50_us / 1000) / \(.latency_p99_us / 1000) / \(.latency_p999_us / 1000) ms"')" "" ""
+		"$(fig ai-alone '"\(.connections / 2), \(.moves_per_s | round)"')" "" "" "" ""
+	row "" "p50 / p99 / p99.9 alone, ms" \
+		"$(fig ai-alone '"\(.latency_p50_us / 1000) / \(.latency_p99_us / 1000) / \(.latency_p999_us / 1000)"')" "" "" "" ""
 	row "" "... with $AI_GAMES engine games" \
-		"$(fig ai '"\(.latency_p50_us / 1000) / \(.latency_p99_us / 1000) / \(.latency_p999_us / 1000) ms"')" \
-		"p99 +1 ms at most" \
-		"$(jq -r -s 'if .[1].latency_p99_us <= .[0].latency_p99_us + 1000 then "PASS" else "SHORT" end' "$RESULTS/ai-alone.json" "$RESULTS/ai.json")"
+		"$(fig ai '"\(.latency_p50_us / 1000) / \(.latency_p99_us / 1000) / \(.latency_p999_us / 1000)"')" "" "" \
+		"p99 +1 ms" \
+		"$(jq -r -s 'if .[1].latency_p99_us <= .[0].latency_p99_us + 1000 then "PASS" else "SHORT" end' "$RESULTS/ai-alone.gomoku.json" "$RESULTS/ai.gomoku.json")"
 	row "" "engine moves, answer p50 / p99" \
-		"$(jq -r '"\(.engine_moves), \(.answer_ms.p50) / \(.answer_ms.p99) ms"' "$RESULTS/ai-players.json")" "" ""
+		"$(jq -r '"\(.engine_moves), \(.answer_ms.p50) / \(.answer_ms.p99) ms"' "$RESULTS/ai-players.json")" "" "" "" ""
 	fi
 
 	echo
-	printf '%-16s %-22s %-24s %s\n' scenario "server CPU" \
+	printf '%-16s %-8s %-22s %-24s %s\n' scenario server "server CPU" \
 		"server waiting for CPU" "load generator CPU"
-	for name in $SCENARIOS; do
-		printf '%-16s %-22s %-24s %s\n' "$name" \
-			"$(fig "$name" '"\(.server_cpu_s * 10 | round / 10) s (\(.server_cpu_pct | round) %)"')" \
-			"$(fig "$name" '"\(.server_wait_s * 10 | round / 10) s (\(100 * .server_wait_s / .window_s | round) %)"')" \
-			"$(fig "$name" '"\(.client_cpu_s * 10 | round / 10) s"')"
+	local server label
+	for label in $SCENARIOS; do
+		[ "$label" != ai ] || label="ai-alone ai"
+		for name in $label; do
+		for server in $SERVERS; do
+			[ -s "$RESULTS/$name.$server.json" ] || continue
+			printf '%-16s %-8s %-22s %-24s %s\n' "$name" "$server" \
+				"$(fig "$name" '"\(.server_cpu_s * 10 | round / 10) s (\(.server_cpu_pct | round) %)"' "$server")" \
+				"$(fig "$name" '"\(.server_wait_s * 10 | round / 10) s (\(100 * .server_wait_s / .window_s | round) %)"' "$server")" \
+				"$(fig "$name" '"\(.client_cpu_s * 10 | round / 10) s"' "$server")"
+		done
+		done
 	done
 	echo
-	local errors
-	for name in $SCENARIOS; do
-		errors=$(fig "$name" '[(.errors | add // 0), (.connect_errors | add // 0), (.closes | add // 0)] | "\(.[0]) / \(.[1]) / \(.[2])"')
-		row "$name" "errors / failed conns / closes" "$errors" "0 / 0 / 0" \
-			"$(verdict '((.errors | add // 0) + (.connect_errors | add // 0) + (.closes | add // 0)) == 0' "$name")"
+	printf '%-16s %-8s %-32s %-18s %s\n' scenario server \
+		"errors / failed conns / closes" measured target
+	for label in $SCENARIOS; do
+		[ "$label" != ai ] || label="ai-alone ai"
+		for name in $label; do
+		for server in $SERVERS; do
+			[ -s "$RESULTS/$name.$server.json" ] || continue
+			printf '%-16s %-8s %-32s %-18s %s\n' "$name" "$server" "" \
+				"$(fig "$name" '[(.errors | add // 0), (.connect_errors | add // 0), (.closes | add // 0)] | "\(.[0]) / \(.[1]) / \(.[2])"' "$server")" \
+				"0 / 0 / 0"
+		done
+		done
 	done
-	if [ "$UPDATES" = move ] && [ -n "$(for name in $SCENARIOS; do
-		fig "$name" 'select(.boards_full > 0) | .label'
+	if [ "$UPDATES" = move ] && [ -n "$(for file in "$RESULTS"/*.*.json; do
+		jq -r 'select(.boards_full? > 0) | .label' "$file" 2>/dev/null
 	done)" ]; then
 		echo
-		echo "note: the server sent full boards although updates=move was asked for"
+		echo "note: a server sent full boards although updates=move was asked for"
 	fi
 }
 
 report | tee "$RESULTS/latest.txt"
 files=()
-for name in $SCENARIOS; do
-	[ -s "$RESULTS/$name.json" ] && files+=("$RESULTS/$name.json")
+for file in "$RESULTS"/*.*.*.json; do
+	[ -s "$file" ] && files+=("$file")
 done
 [ ${#files[@]} -gt 0 ] || die "no scenario produced figures"
 jq -s --arg updates "$UPDATES" --arg load_before "$LOAD_BEFORE" \
-	--arg load_after "$LOAD_AFTER" \
+	--arg load_after "$LOAD_AFTER" --arg servers "$SERVERS" \
+	--argjson rounds "$ROUNDS" \
 	'{updates: $updates, load_before: $load_before, load_after: $load_after,
-	  scenarios: .}' "${files[@]}" >"$RESULTS/latest.json"
+	  servers: $servers, rounds: $rounds, runs: .}' "${files[@]}" \
+	>"$RESULTS/latest.json.tmp"
+mv "$RESULTS/latest.json.tmp" "$RESULTS/latest.json"
 echo >&2
-echo "JSON of every scenario: $RESULTS/latest.json" >&2
+echo "JSON of every run: $RESULTS/latest.json" >&2

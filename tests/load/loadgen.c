@@ -37,6 +37,7 @@
 #include "histogram.h"
 #include "message.h"
 #include "procstat.h"
+#include "syscount.h"
 #include "report.h"
 #include "wsframe.h"
 
@@ -193,6 +194,8 @@ struct loadgen {
 	char host_port[64];	   /* "HOST:PORT" for Host: */
 	struct procstat srv_empty, srv_start, srv_end, srv_after;
 	struct procstat srv_mid; /* halfway through the window */
+	struct syscount syscount;   /* the server's system calls */
+	struct syscount_reading sys_start, sys_end; /* ... at the window */
 	double client_cpu_start, client_cpu_end;
 	double client_wait_start, client_wait_end; /* runnable, not running */
 	uint64_t progress_ns;			   /* last progress line */
@@ -1153,6 +1156,7 @@ static void loadgen_enter(struct loadgen *lg, enum phase phase, uint64_t now)
 		lg->client_cpu_start = cpu_self_s();
 		lg->client_wait_start = procstat_wait_s(0);
 		loadgen_snapshot(lg, &lg->srv_start);
+		syscount_read(&lg->syscount, &lg->sys_start);
 		break;
 	case PHASE_DRAIN:
 	case PHASE_STOP:
@@ -1164,6 +1168,7 @@ static void loadgen_enter(struct loadgen *lg, enum phase phase, uint64_t now)
 			lg->open_at_end = lg->open_now;
 			lg->matched_at_end = lg->matched_now;
 			loadgen_snapshot(lg, &lg->srv_end);
+			syscount_read(&lg->syscount, &lg->sys_end);
 		}
 		break;
 	default:
@@ -1491,6 +1496,12 @@ static void loadgen_report(struct loadgen *lg, struct report *r)
 	r->client_wait_s = lg->client_wait_start >= 0 ?
 				   lg->client_wait_end - lg->client_wait_start :
 				   -1;
+	r->syscalls = accepted && lg->sys_start.valid && lg->sys_end.valid;
+	for (int k = 0; r->syscalls && k < SYSCALL_KINDS; k++)
+		r->syscalls_per_move[k] =
+			(double)(lg->sys_end.calls[k] -
+				 lg->sys_start.calls[k]) /
+			(double)accepted;
 	r->server = lg->srv_empty.valid && lg->srv_start.valid &&
 		    lg->srv_end.valid;
 	if (!r->server)
@@ -1860,6 +1871,7 @@ static void loadgen_release(struct loadgen *lg)
 	free(lg->ready);
 	free(lg->rooms);
 	free(lg->rx);
+	syscount_close(&lg->syscount);
 }
 
 int main(int argc, char **argv)
@@ -1883,6 +1895,8 @@ int main(int argc, char **argv)
 			"loadgen: cannot read /proc/%d: no server "
 			"figures\n",
 			(int)lg.opt.server_pid);
+	else if (lg.opt.server_pid > 0)
+		syscount_open(&lg.syscount, lg.opt.server_pid);
 	loadgen_run(&lg);
 	if (lg.opt.mode == MODE_CHURN)
 		loadgen_settle(&lg);

@@ -152,6 +152,14 @@ void report_print_table(const struct report *r, FILE *out)
 		fprintf(out, "%.2f KiB ((end - empty) / open)\n",
 			r->rss_per_conn_kib);
 	}
+	row(out, "server system calls per move");
+	if (r->syscalls)
+		for (int k = 0; k < SYSCALL_KINDS; k++)
+			fprintf(out, "%s%s %.2f", k ? ", " : "",
+				syscount_kind_name(k), r->syscalls_per_move[k]);
+	else
+		fputs("not measured", out);
+	fputc('\n', out);
 	row(out, "server fds empty/start/end");
 	fprintf(out, "%ld / %ld / %ld", r->fds_empty, r->fds_start, r->fds_end);
 	if (r->fds_after >= 0)
@@ -241,5 +249,11 @@ void report_print_json(const struct report *r, FILE *out)
 	json_long(out, "fds_start", r->fds_start);
 	json_long(out, "fds_end", r->fds_end);
 	json_long(out, "fds_after", r->fds_after);
+	fputs(",\"syscalls_per_move\":", out);
+	if (r->syscalls)
+		for (int k = 0; k < SYSCALL_KINDS; k++)
+			fprintf(out, "%s\"%s\":%.3f", k ? "," : "{",
+				syscount_kind_name(k), r->syscalls_per_move[k]);
+	fputs(r->syscalls ? "}" : "null", out);
 	fputs("}\n", out);
 }

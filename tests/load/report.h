@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "syscount.h"
+
 #define TALLY_MAX 32	  /* distinct names a tally keeps */
 #define TALLY_NAME_MAX 32 /* longest name kept, with its NUL */
 
@@ -86,6 +88,8 @@ struct report {
 	long fds_end, fds_after;     /* window end, after (churn) */
 	double client_cpu_s;	     /* this tool's CPU in the window */
 	double client_wait_s;	     /* ... waiting for a CPU while runnable */
+	bool syscalls;		     /* syscalls_per_move is valid */
+	double syscalls_per_move[SYSCALL_KINDS]; /* server, in the window */
 };
 
 /* Prints the human-readable table. */
