@@ -355,7 +355,8 @@ test)
 bench)
 	deps run
 	# jq reads the load generator's JSON; Node and the test suite's npm
-	# packages run the engine players of the "ai" scenario.
+	# packages (ws) run the baseline server and the engine players of the
+	# "ai" scenario.
 	# shellcheck disable=SC2086
 	install_packages $BENCH_PACKAGES
 	install_npm_packages

@@ -15,6 +15,7 @@
 #                                           table shows each figure's median
 #   BENCH_UPDATES=full tests/load/bench.sh  full boards, not compact ones
 #   BENCH_QUICK=1 tests/load/bench.sh       short runs, to try it out
+#   BENCH_REPORT_ONLY=1 tests/load/bench.sh the table of the last run again
 #
 # Other knobs (environment): BENCH_PORT (default: a free one from 28080),
 # BENCH_BUILD (build-bench), BENCH_CAPACITY (connections held in scenario
@@ -198,7 +199,12 @@ scenario() {
 }
 
 mkdir -p "$RESULTS"
-rm -f "$RESULTS"/*.json
+if [ -n "${BENCH_REPORT_ONLY:-}" ]; then
+	[ -s "$RESULTS/run.env" ] || die "no run to report ($RESULTS/run.env)"
+	# shellcheck source=/dev/null
+	. "$RESULTS/run.env"
+else
+rm -f "$RESULTS"/*.json "$RESULTS/run.env"
 : >"$RESULTS/server.log"
 : >"$RESULTS/bench.log"
 DB_DIR=$(mktemp -d "${BENCH_DB_DIR:-/tmp}/gomoku-bench.XXXXXX")
@@ -212,9 +218,11 @@ cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DGOMOKU_TESTS=OFF \
 cmake --build "$BUILD" -j "$(nproc)" >/dev/null
 
 # The load generator counts the server's system calls with perf counters
-# on tracepoints, which need tracefs: `perf stat` mounts it when missing.
-if [ ! -d /sys/kernel/tracing/events ] && command -v perf >/dev/null; then
-	perf stat -e raw_syscalls:sys_enter true >/dev/null 2>&1 || true
+# on tracepoints, which need tracefs (systemd mounts it; a container may
+# not): mounted here when missing and allowed.
+if [ ! -d /sys/kernel/tracing/events ] && [ -d /sys/kernel/tracing ]; then
+	mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null ||
+		echo "bench.sh: no tracefs: system calls not counted" >&2
 fi
 
 LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
@@ -253,6 +261,10 @@ done
 done
 LOAD_AFTER=$(cut -d' ' -f1 /proc/loadavg)
 ELAPSED=$(($(date +%s) - START))
+# What the report needs, for BENCH_REPORT_ONLY.
+declare -p SCENARIOS SERVERS ROUNDS UPDATES LOAD_BEFORE LOAD_AFTER ELAPSED \
+	DB_FS CHURN_WARMUP AI_GAMES | sed 's/^declare -- //' >"$RESULTS/run.env"
+fi
 
 # Each scenario's figures per server: the median of its rounds, field by
 # field, in $RESULTS/LABEL.SERVER.json.
@@ -307,7 +319,8 @@ compare() {
 	[ -z "$g" ] || [ "$g" = - ] || shown_g=$(printf "$format" "$g")
 	[ -z "$n" ] || [ "$n" = - ] || shown_n=$(printf "$format" "$n")
 	if [ "$shown_g" != - ] && [ "$shown_n" != - ]; then
-		ratio=$(jq -n "if $n == 0 then \"-\" else ($g / $n * 100 | round / 100 | tostring) + \"x\" end" -r)
+		ratio=$(jq -n -r --argjson g "$g" --argjson n "$n" \
+			'if $n == 0 then "-" else ($g / $n * 100 | round / 100 | tostring) + "x" end')
 	fi
 	if [ -n "$op" ]; then
 		case $op in
@@ -317,7 +330,8 @@ compare() {
 		if [ -z "$value" ] || [ "$value" = - ] || [ "$shown_g" = - ]; then
 			result="-"
 		else
-			result=$(jq -n -r "if $value $op $target then \"PASS\" else \"SHORT\" end")
+			result=$(jq -n -r --argjson v "$value" \
+				"if \$v $op $target then \"PASS\" else \"SHORT\" end")
 		fi
 		case $5 in
 		ratio*) target="${5#ratio} ${6}x" ;;

@@ -193,8 +193,8 @@ struct loadgen {
 	struct sockaddr_in target; /* the server */
 	char host_port[64];	   /* "HOST:PORT" for Host: */
 	struct procstat srv_empty, srv_start, srv_end, srv_after;
-	struct procstat srv_mid; /* halfway through the window */
-	struct syscount syscount;   /* the server's system calls */
+	struct procstat srv_mid;  /* halfway through the window */
+	struct syscount syscount; /* the server's system calls */
 	struct syscount_reading sys_start, sys_end; /* ... at the window */
 	double client_cpu_start, client_cpu_end;
 	double client_wait_start, client_wait_end; /* runnable, not running */
@@ -1498,10 +1498,9 @@ static void loadgen_report(struct loadgen *lg, struct report *r)
 				   -1;
 	r->syscalls = accepted && lg->sys_start.valid && lg->sys_end.valid;
 	for (int k = 0; r->syscalls && k < SYSCALL_KINDS; k++)
-		r->syscalls_per_move[k] =
-			(double)(lg->sys_end.calls[k] -
-				 lg->sys_start.calls[k]) /
-			(double)accepted;
+		r->syscalls_per_move[k] = (double)(lg->sys_end.calls[k] -
+						   lg->sys_start.calls[k]) /
+					  (double)accepted;
 	r->server = lg->srv_empty.valid && lg->srv_start.valid &&
 		    lg->srv_end.valid;
 	if (!r->server)

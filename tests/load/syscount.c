@@ -136,8 +136,8 @@ int syscount_open(struct syscount *sc, pid_t pid)
 	for (size_t t = 0; t < TRACEPOINTS; t++) {
 		ids[t] = tracepoint_id(tracepoints[t].event);
 		if (ids[t] < 0 && tracepoints[t].kind == SYSCALL_ALL) {
-			fprintf(stderr, "loadgen: no tracefs (mount it, or run "
-					"`perf stat true` once): system "
+			fprintf(stderr, "loadgen: no tracefs (mount -t tracefs "
+					"tracefs /sys/kernel/tracing): system "
 					"calls not counted\n");
 			return -1;
 		}
@@ -146,8 +146,8 @@ int syscount_open(struct syscount *sc, pid_t pid)
 	if (threads <= 0)
 		return -1;
 	sc->fds = calloc((size_t)threads * TRACEPOINTS, sizeof(*sc->fds));
-	sc->kind_of = calloc((size_t)threads * TRACEPOINTS,
-			     sizeof(*sc->kind_of));
+	sc->kind_of =
+		calloc((size_t)threads * TRACEPOINTS, sizeof(*sc->kind_of));
 	if (!sc->fds || !sc->kind_of)
 		goto fail;
 	for (int i = 0; i < threads; i++)

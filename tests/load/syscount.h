@@ -5,10 +5,10 @@
  * (raw_syscalls:sys_enter for every call, syscalls:sys_enter_NAME for the
  * kinds below), read at the window's start and end: the load generator
  * divides the difference by the moves accepted in between. Needs tracefs
- * (/sys/kernel/tracing; `perf stat` mounts it) and the right to trace the
- * process (root, or kernel.perf_event_paranoid <= -1); without them the
- * figures are not measured. Threads started after syscount_open are not
- * counted (both servers start theirs at start-up). Linux only.
+ * (/sys/kernel/tracing; bench.sh mounts it when missing) and the right to
+ * trace the process (root, or kernel.perf_event_paranoid <= -1); without
+ * them the figures are not measured. Threads started after syscount_open
+ * are not counted (both servers start theirs at start-up). Linux only.
  */
 #ifndef LOAD_SYSCOUNT_H
 #define LOAD_SYSCOUNT_H
@@ -30,10 +30,10 @@ enum syscall_kind {
 
 /* Owned by the load generator; counters are file descriptors. */
 struct syscount {
-	bool valid;	     /* every counter opened */
-	int *fds;	     /* threads x tracepoints */
-	int *kind_of;	     /* the kind each fd counts */
-	int count;	     /* fds in use */
+	bool valid;   /* every counter opened */
+	int *fds;     /* threads x tracepoints */
+	int *kind_of; /* the kind each fd counts */
+	int count;    /* fds in use */
 };
 
 /* One reading: calls so far, per kind. */
