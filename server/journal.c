@@ -1,7 +1,7 @@
 /*
  * journal.c - the lobby's facts logged and written to the store's batch;
  * the batch committed once per loop turn; the sessions whose messages
- * wait for it woken once it is durable.
+ * wait for it told when it failed, and woken once it is durable again.
  */
 #include "journal.h"
 
@@ -154,13 +154,19 @@ void journal_commit(struct journal *journal)
 	}
 	journal->batches_committed++;
 	journal->metrics->store_commits++;
+	/*
+	 * What was held is now durable: the sessions write it at the end of
+	 * this turn (session_flush_all()). Those told `unavailable` while
+	 * the store was failing went the WRITEABLE way: wake them.
+	 */
 	lws_start_foreach_dll_safe(struct lws_dll2 *, d, d1,
 				   lws_dll2_get_head(&journal->held)) {
 		struct journal_hold *hold =
 			lws_container_of(d, struct journal_hold, node);
 
 		lws_dll2_remove(d);
-		lws_callback_on_writable(hold->wsi);
+		if (was_failing)
+			lws_callback_on_writable(hold->wsi);
 	}
 	lws_end_foreach_dll_safe(d, d1);
 }

@@ -7,7 +7,9 @@
  * open batch. journal_commit() commits the batch once per event loop turn;
  * a message queued while a batch is open is held: its session takes
  * journal_batch() and a struct journal_hold, and writes the message once
- * journal_durable() says so, woken by the commit.
+ * journal_durable() says so: at the end of the turn, after the commit
+ * (session_flush_all()), or, after the store failed, when the commit that
+ * succeeds again wakes it (WRITEABLE).
  *
  * When the commit fails (a full disk) nothing held is told: the sessions
  * held then are flagged for an `unavailable` error (journal_hold_failed()),

@@ -97,6 +97,7 @@ static void main_end_turn(uv_prepare_t *prepare)
 	(void)prepare;
 	session_close_broken();
 	hub_commit(&server.hub);
+	session_flush_all(&server);
 }
 
 /*

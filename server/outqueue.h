@@ -6,8 +6,8 @@
  * is encoded once and queued twice. Small buffers come from a free list,
  * so the hot path (a move and its two board messages) allocates nothing
  * once the server is warm. Everything that wants to tell a client
- * something queues a whole message; only the WRITEABLE callback takes one
- * off and writes it.
+ * something queues a whole message; the end of the loop turn writes the
+ * queue (session_flush_all()), or the WRITEABLE callback one at a time.
  */
 #ifndef GOMOKU_OUTQUEUE_H
 #define GOMOKU_OUTQUEUE_H
@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OUTBUF_HEADROOM LWS_PRE /* lws writes its frame header here */
+#define OUTBUF_HEADROOM LWS_PRE /* the frame header goes here */
 #define OUTBUF_SMALL 256	/* capacity of pooled buffers */
 
 /* One encoded message. */
@@ -76,6 +76,13 @@ int outqueue_push(struct outqueue *queue, struct outbuf *buf, uint64_t batch);
 
 /* The oldest entry, or NULL. */
 struct outentry *outqueue_peek(const struct outqueue *queue);
+
+/* The entry i places after the oldest (i < count). */
+static inline struct outentry *outqueue_at(const struct outqueue *queue,
+					   unsigned int i)
+{
+	return &queue->ring[(queue->head + i) & (queue->cap - 1)];
+}
 
 /* Drops the oldest entry. */
 void outqueue_pop(struct outqueue *queue);

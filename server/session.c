@@ -5,8 +5,8 @@
  *
  * Over 600 lines because the protocol callback's cases share one
  * per-session struct; in order: the outgoing queue, the keep-alive walks,
- * opening (the query is server/handshake.c's), receiving, writing, closing,
- * and the callback itself.
+ * opening (the query is server/handshake.c's), receiving, writing (at the
+ * end of the turn, or from WRITEABLE), closing, and the callback itself.
  */
 #include "session.h"
 
@@ -31,7 +31,9 @@ struct per_session_data__gomoku {
 	struct lobby_player *player; /* the seat; NULL when refused or
 				      * taken over by a newer connection */
 	struct peer *peer_entry;     /* X-Forwarded-For address count */
-	struct outqueue out;	     /* messages waiting for WRITEABLE */
+	struct lws_dll2 unflushed;   /* in srv->unflushed while out holds
+				      * messages for session_flush_all() */
+	struct outqueue out;	     /* messages not yet written */
 	char *rx;		     /* a message arriving in pieces */
 	size_t rx_len;		     /* bytes of it so far */
 	unsigned int rx_pieces;	     /* pieces of it so far */
@@ -40,6 +42,7 @@ struct per_session_data__gomoku {
 	bool leaving;		     /* the client closed with 1000 */
 	bool peer_closed;	     /* the client sent a close frame */
 	bool aborted;		     /* dropped for not reading */
+	bool write_failed;	     /* the socket refused a write */
 	bool unavailable_due;	     /* write `unavailable` before the queue */
 	bool compact;		     /* updates=move: boards without content */
 	double tokens;		     /* rate limit: messages it may send */
@@ -167,11 +170,11 @@ static void session_queue(struct server *srv,
 	outbuf_put(buf);
 	if (ev->type == EVENT_ERROR)
 		srv->metrics.errors[ev->code]++;
-	if (batch) {
+	if (batch)
 		journal_hold(srv->journal, &pss->hold, pss->wsi);
-		return;
-	}
-	lws_callback_on_writable(pss->wsi);
+	/* Written at the end of the turn, after the commit. */
+	if (lws_dll2_is_detached(&pss->unflushed))
+		lws_dll2_add_tail(&pss->unflushed, &srv->unflushed);
 }
 
 static void session_send_error(struct server *srv,
@@ -589,8 +592,8 @@ static int session_writeable(struct server *srv,
 	if (srv->shutting_down)
 		return session_start_close(pss->wsi, LWS_CLOSE_STATUS_GOINGAWAY,
 					   "server shutting down");
-	if (pss->hung_up || pss->aborted)
-		return -1; /* silent too long, or not reading */
+	if (pss->hung_up || pss->aborted || pss->write_failed)
+		return -1; /* silent too long, not reading, or broken */
 	if (journal_hold_failed(&pss->hold))
 		session_tell_unavailable(srv, pss);
 	if (pss->unavailable_due)
@@ -616,6 +619,142 @@ static int session_writeable(struct server *srv,
 	if (outqueue_peek(&pss->out) || pss->close_code)
 		lws_callback_on_writable(pss->wsi);
 	return 0;
+}
+
+/*
+ * The header of a server's (unmasked) final text frame of len payload
+ * bytes (RFC 6455 5.2) into out (room for SESSION_FRAME_HEADER_MAX); its
+ * length.
+ */
+#define SESSION_FRAME_HEADER_MAX 10
+static size_t session_frame_header(unsigned char *out, size_t len)
+{
+	out[0] = 0x81; /* FIN, text */
+	if (len < 126) {
+		out[1] = (unsigned char)len;
+		return 2;
+	}
+	if (len < 65536) {
+		out[1] = 126;
+		out[2] = (unsigned char)(len >> 8);
+		out[3] = (unsigned char)len;
+		return 4;
+	}
+	out[1] = 127;
+	for (int i = 0; i < 8; i++)
+		out[2 + i] = (unsigned char)((uint64_t)len >> (56 - 8 * i));
+	return 10;
+}
+
+/*
+ * The first count queued messages as frames, one after the other: in the
+ * message's own headroom when there is one (no copy), else in stack when
+ * they fit, else in a new allocation (*owned). NULL on out of memory.
+ */
+static unsigned char *session_frames(struct per_session_data__gomoku *pss,
+				     unsigned int count, unsigned char *stack,
+				     size_t stack_size, size_t *total,
+				     unsigned char **owned)
+{
+	unsigned char header[SESSION_FRAME_HEADER_MAX], *frames, *at;
+	struct outentry *msg;
+	size_t len, need = 0;
+
+	*owned = NULL;
+	if (count == 1) {
+		msg = outqueue_peek(&pss->out);
+		at = (unsigned char *)outbuf_payload(msg->buf);
+		len = session_frame_header(header, msg->buf->len);
+		memcpy(at - len, header, len);
+		*total = len + msg->buf->len;
+		return at - len;
+	}
+	for (unsigned int i = 0; i < count; i++)
+		need += SESSION_FRAME_HEADER_MAX +
+			outqueue_at(&pss->out, i)->buf->len;
+	frames = need <= stack_size ? stack : (*owned = malloc(need));
+	if (!frames)
+		return NULL;
+	at = frames;
+	for (unsigned int i = 0; i < count; i++) {
+		msg = outqueue_at(&pss->out, i);
+		at += session_frame_header(at, msg->buf->len);
+		memcpy(at, outbuf_payload(msg->buf), msg->buf->len);
+		at += msg->buf->len;
+	}
+	*total = (size_t)(at - frames);
+	return frames;
+}
+
+/*
+ * Writes every durable message at the head of the queue in one system
+ * call, framed here and handed to lws as raw bytes: the socket is almost
+ * always writable, so no write interest is asked of the event loop. What
+ * the kernel does not take, lws keeps (lws_partial_buffered()) and writes
+ * when the socket is writable again, asking for WRITEABLE after it; the
+ * queue then waits for that callback, so that a client that does not read
+ * is still measured by its queue (SESSION_MAX_QUEUED). Anything unusual
+ * (a close, a ping or an `unavailable` due, a write still buffered) goes
+ * the WRITEABLE way. True while messages wait for a later turn's commit.
+ */
+static bool session_flush(struct server *srv,
+			  struct per_session_data__gomoku *pss)
+{
+	unsigned char stack[2048], *frames, *owned;
+	unsigned int count = 0;
+	size_t total, payload = 0;
+	int written;
+
+	if (srv->shutting_down || pss->close_code || pss->aborted ||
+	    pss->hung_up || pss->peer_closed || pss->write_failed ||
+	    pss->unavailable_due || pss->ping_due ||
+	    lws_partial_buffered(pss->wsi) ||
+	    lws_get_network_wsi(pss->wsi) != pss->wsi) {
+		/* (the last: a WebSocket inside an HTTP/2 stream, whose
+		 * bytes are not the socket's) */
+		lws_callback_on_writable(pss->wsi);
+		return false;
+	}
+	while (count < pss->out.count &&
+	       journal_durable(srv->journal,
+			       outqueue_at(&pss->out, count)->batch)) {
+		payload += outqueue_at(&pss->out, count)->buf->len;
+		count++;
+	}
+	if (!count)
+		return pss->out.count > 0; /* held: the journal is failing */
+	frames = session_frames(pss, count, stack, sizeof(stack), &total,
+				&owned);
+	if (!frames) {
+		lws_callback_on_writable(pss->wsi); /* one at a time, then */
+		return false;
+	}
+	/* lws takes it all: what the socket refuses it keeps and writes. */
+	written = lws_write(pss->wsi, frames, total, LWS_WRITE_RAW);
+	free(owned);
+	if (written < (int)total) {
+		pss->write_failed = true; /* the WRITEABLE callback closes */
+		lws_callback_on_writable(pss->wsi);
+		return false;
+	}
+	srv->metrics.messages_out += count;
+	srv->metrics.bytes_out += payload;
+	while (count--)
+		outqueue_pop(&pss->out);
+	return pss->out.count > 0;
+}
+
+void session_flush_all(struct server *srv)
+{
+	lws_start_foreach_dll_safe(struct lws_dll2 *, d, d1,
+				   lws_dll2_get_head(&srv->unflushed)) {
+		struct per_session_data__gomoku *pss = lws_container_of(
+			d, struct per_session_data__gomoku, unflushed);
+
+		if (!session_flush(srv, pss))
+			lws_dll2_remove(d);
+	}
+	lws_end_foreach_dll_safe(d, d1);
 }
 
 /*
@@ -668,6 +807,7 @@ static void session_closed(struct server *srv,
 			 pss->leaving ? " (left)" : "");
 	pss->player = NULL;
 	outqueue_release(&pss->out);
+	lws_dll2_remove(&pss->unflushed);
 	free(pss->rx);
 	pss->rx = NULL;
 	lws_dll2_remove(&pss->node);

@@ -46,6 +46,12 @@ void session_close_broken(void);
  */
 void session_sweep(struct server *srv);
 
+/*
+ * The end of a loop turn, after the journal's commit: writes what each
+ * session was given during the turn (see session_flush() in session.c).
+ */
+void session_flush_all(struct server *srv);
+
 /* Shutdown: asks every session to close with 1001 "going away". */
 void session_close_all(struct server *srv);
 
