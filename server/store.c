@@ -1,7 +1,8 @@
 /*
  * store.c - games in SQLite, through prepared statements: the batch of
- * writes kept until it commits, restores, replays, and a maintenance
- * thread (checkpoints, retention).
+ * writes kept until it commits (live games' moves appended to a log, a
+ * finished game's written whole), restores, replays, and a maintenance
+ * thread (checkpoints, pruning the log, retention).
  *
  * One file over 600 lines: every statement is prepared once into one table
  * that the batch, the restore, the replays and the maintenance thread all
@@ -26,6 +27,8 @@
 #define STORE_RETENTION_FIRST_S 2     /* retention after the start ... */
 #define STORE_RETENTION_EVERY_S 3600  /* ... and then every hour */
 #define STORE_RETENTION_CHUNK 64      /* games deleted per transaction */
+#define STORE_PRUNE_CHUNK 4096	      /* log entries deleted per transaction */
+#define STORE_PRUNE_CHUNK_TEXT "4096" /* ... in SQL */
 #define STORE_DAY_MS (24LL * 3600 * 1000)
 
 static const char store_schema[] =
@@ -45,17 +48,47 @@ static const char store_schema[] =
 	" finished_ms INTEGER,"
 	" winner TEXT,"
 	" reason TEXT,"
-	" line TEXT);"
+	" line TEXT,"
+	" log_from INTEGER);"
 	"CREATE TABLE IF NOT EXISTS moves ("
 	" game_id TEXT NOT NULL REFERENCES games(id),"
 	" seq INTEGER NOT NULL,"
 	" x INTEGER NOT NULL,"
 	" y INTEGER NOT NULL,"
 	" PRIMARY KEY (game_id, seq)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS move_log ("
+	" n INTEGER PRIMARY KEY,"
+	" game_id TEXT NOT NULL,"
+	" seq INTEGER NOT NULL,"
+	" x INTEGER NOT NULL,"
+	" y INTEGER NOT NULL);"
 	"CREATE INDEX IF NOT EXISTS games_unfinished ON games(started_ms)"
 	" WHERE finished_ms IS NULL;"
 	"CREATE INDEX IF NOT EXISTS games_finished ON games(finished_ms)"
 	" WHERE finished_ms IS NOT NULL;";
+
+/*
+ * Databases of the first layout (user_version 0) kept every move in
+ * `moves`, keyed by game: each move of a live game wrote a page of its
+ * own. Now the moves of live games go to the append-only `move_log`, and
+ * a game's moves reach `moves` whole when it ends. The move to this
+ * layout, once, at start-up: the moves of unfinished games to the log.
+ */
+#define STORE_LAYOUT 2
+static const char store_migrate_log[] =
+	"BEGIN IMMEDIATE;"
+	"INSERT INTO move_log (game_id, seq, x, y)"
+	" SELECT m.game_id, m.seq, m.x, m.y FROM moves m"
+	" JOIN games g ON g.id = m.game_id WHERE g.finished_ms IS NULL"
+	" ORDER BY m.game_id, m.seq;"
+	"UPDATE games SET log_from = COALESCE("
+	" (SELECT MIN(n) FROM move_log WHERE game_id = games.id),"
+	" (SELECT COALESCE(MAX(n), 0) + 1 FROM move_log))"
+	" WHERE finished_ms IS NULL;"
+	"DELETE FROM moves WHERE game_id IN"
+	" (SELECT id FROM games WHERE finished_ms IS NULL);"
+	"PRAGMA user_version=2;"
+	"COMMIT;";
 
 /* The prepared statements, by what they do. */
 enum store_stmt {
@@ -64,12 +97,13 @@ enum store_stmt {
 	STMT_ROLLBACK,
 	STMT_INSERT_GAME,
 	STMT_INSERT_MOVE,
+	STMT_LOG_MOVE,
 	STMT_FINISH_GAME,
 	STMT_SELECT_GAME,
 	STMT_SELECT_MOVES,
+	STMT_SELECT_LOG,
 	STMT_SELECT_UNFINISHED,
 	STMT_ABANDON_GAME,
-	STMT_TAKEBACK,
 	STMT_COUNT
 };
 
@@ -80,10 +114,15 @@ static const char *const store_sql[STMT_COUNT] = {
 	/* the first move writes its game: again after a takeback to none */
 	[STMT_INSERT_GAME] =
 		"INSERT OR IGNORE INTO games (id, size, rule, full_board, front_uid,"
-		" back_uid, front_name, back_name, started_ms)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-	[STMT_INSERT_MOVE] =
-		"INSERT INTO moves (game_id, seq, x, y) VALUES (?, ?, ?, ?)",
+		" back_uid, front_name, back_name, started_ms, log_from)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+		" (SELECT COALESCE(MAX(n), 0) + 1 FROM move_log))",
+	/* a finished game's moves, all at once */
+	[STMT_INSERT_MOVE] = "INSERT OR REPLACE INTO moves (game_id, seq, x, y)"
+			     " VALUES (?, ?, ?, ?)",
+	/* a live game's move; x = y = -1: a takeback to seq moves */
+	[STMT_LOG_MOVE] =
+		"INSERT INTO move_log (game_id, seq, x, y) VALUES (?, ?, ?, ?)",
 	[STMT_FINISH_GAME] =
 		"UPDATE games SET finished_ms = ?, winner = ?, reason = ?,"
 		" line = ? WHERE id = ?",
@@ -92,14 +131,19 @@ static const char *const store_sql[STMT_COUNT] = {
 		" started_ms, finished_ms, winner, reason, line, front_uid,"
 		" back_uid FROM games WHERE id = ?",
 	[STMT_SELECT_MOVES] =
-		"SELECT x, y FROM moves WHERE game_id = ? ORDER BY seq",
+		"SELECT seq, x, y FROM moves WHERE game_id = ? ORDER BY seq",
+	/* from the game's first entry on: the entries of the games that
+	 * started since, and no index to update on every move */
+	[STMT_SELECT_LOG] =
+		"SELECT seq, x, y FROM move_log WHERE n >="
+		" (SELECT log_from FROM games WHERE id = ?1) AND game_id = ?1"
+		" ORDER BY n",
 	[STMT_SELECT_UNFINISHED] =
 		"SELECT id FROM games WHERE finished_ms IS NULL"
 		" ORDER BY started_ms",
 	[STMT_ABANDON_GAME] =
 		"UPDATE games SET finished_ms = started_ms, reason = 'abandoned'"
 		" WHERE id = ?",
-	[STMT_TAKEBACK] = "DELETE FROM moves WHERE game_id = ? AND seq >= ?",
 };
 
 /*
@@ -116,6 +160,7 @@ struct store_checkpointer {
 	pthread_cond_t wake;
 	bool stop;	       /* under lock */
 	bool failing;	       /* the last checkpoint failed (logged once) */
+	bool prune_failing;    /* the last pruning failed (logged once) */
 	bool running;	       /* the thread was started */
 	int keep_days;	       /* finished games older are deleted; 0: never */
 	time_t next_retention; /* CLOCK_MONOTONIC seconds of the next run */
@@ -151,6 +196,9 @@ struct store_op {
 			enum game_winner winner;
 			enum game_reason reason;
 			struct win_line line; /* reason REASON_FIVE */
+			int size;	      /* of the board */
+			int count;	      /* moves played */
+			uint16_t *moves;      /* board_index() of each; owned */
 		} finish;
 	};
 };
@@ -306,6 +354,39 @@ static void store_retention(struct store_checkpointer *cp)
 }
 
 /*
+ * Deletes the log's entries older than the first of any live game (they
+ * belong to finished games, whose moves are in `moves`), a chunk per
+ * transaction so that the event loop's commits never wait long.
+ */
+static void store_prune_log(struct store_checkpointer *cp)
+{
+	static const char sql[] =
+		"DELETE FROM move_log WHERE n < MIN("
+		" (SELECT MIN(n) FROM move_log) + " STORE_PRUNE_CHUNK_TEXT ","
+		" COALESCE((SELECT MIN(log_from) FROM games"
+		"  WHERE finished_ms IS NULL),"
+		"  (SELECT MAX(n) + 1 FROM move_log)))";
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(cp->db, sql, -1, &stmt, NULL);
+	while (rc == SQLITE_OK) {
+		rc = sqlite3_step(stmt);
+		sqlite3_reset(stmt);
+		if (rc == SQLITE_DONE &&
+		    sqlite3_changes(cp->db) == STORE_PRUNE_CHUNK &&
+		    !store_checkpoint_stopping(cp))
+			rc = SQLITE_OK; /* a whole chunk: there may be more */
+	}
+	/* A failure is logged once, until pruning works again. */
+	if (rc != SQLITE_DONE && !cp->prune_failing)
+		log_warn("database: pruning the move log: %s",
+			 sqlite3_errmsg(cp->db));
+	cp->prune_failing = rc != SQLITE_DONE;
+	sqlite3_finalize(stmt);
+}
+
+/*
  * The event loop's busy handler: a RESTART checkpoint holds the writer
  * off for a few milliseconds; SQLite's own handler would sleep 1, 2, 5,
  * 10 ms ... between tries, so this one polls every 100 us, for 2 s at most.
@@ -336,6 +417,7 @@ static void *store_checkpoint_main(void *arg)
 		    cp->stop)
 			continue;
 		pthread_mutex_unlock(&cp->lock);
+		store_prune_log(cp);
 		store_checkpoint(cp);
 		if (cp->keep_days &&
 		    store_monotonic_s() >= cp->next_retention) {
@@ -400,6 +482,40 @@ static void store_log_error(struct store *store, const char *what)
 	log_error("database: %s: %s", what, sqlite3_errmsg(store->db));
 }
 
+/* The single integer a query returns, or -1. */
+static int64_t store_query_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *stmt = NULL;
+	int64_t value = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) == SQLITE_OK &&
+	    sqlite3_step(stmt) == SQLITE_ROW)
+		value = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	return value;
+}
+
+/* Brings a database of the first layout to this one; 0, or -1. */
+static int store_migrate(struct store *store)
+{
+	if (store_query_int(store->db, "PRAGMA user_version") >= STORE_LAYOUT)
+		return 0;
+	if (store_query_int(store->db,
+			    "SELECT COUNT(*) FROM pragma_table_info('games')"
+			    " WHERE name = 'log_from'") == 0 &&
+	    sqlite3_exec(store->db,
+			 "ALTER TABLE games ADD COLUMN log_from INTEGER", NULL,
+			 NULL, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_exec(store->db, store_migrate_log, NULL, NULL, NULL) !=
+	    SQLITE_OK) {
+		if (!sqlite3_get_autocommit(store->db))
+			sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
 struct store *store_open(const char *path, int keep_days, char *err,
 			 size_t err_size)
 {
@@ -428,6 +544,12 @@ struct store *store_open(const char *path, int keep_days, char *err,
 		sqlite3_free(message);
 		goto out_close;
 	}
+	if (store_migrate(store)) {
+		snprintf(err, err_size,
+			 "--db \"%s\": moving to the move log: %s", path,
+			 sqlite3_errmsg(store->db));
+		goto out_close;
+	}
 	/* the checkpointer thread does it, off the event loop */
 	sqlite3_wal_autocheckpoint(store->db, 0);
 	if (store_checkpoint_start(&store->checkpointer, path, keep_days)) {
@@ -452,6 +574,15 @@ out_close:
 	return NULL;
 }
 
+/* Forgets the batch, freeing what its ops own. */
+static void store_ops_clear(struct store *store)
+{
+	for (size_t i = 0; i < store->op_count; i++)
+		if (store->ops[i].type == OP_FINISH)
+			free(store->ops[i].finish.moves);
+	store->op_count = 0;
+}
+
 void store_close(struct store *store)
 {
 	int i;
@@ -465,6 +596,7 @@ void store_close(struct store *store)
 	for (i = 0; i < STMT_COUNT; i++)
 		sqlite3_finalize(store->stmt[i]);
 	sqlite3_close(store->db);
+	store_ops_clear(store);
 	free(store->ops);
 	free(store);
 }
@@ -549,6 +681,23 @@ static char *store_line_json(const struct store_op *op)
 	return text;
 }
 
+/* Writes a game's moves (board_index() each) to `moves`: SQLite's code. */
+static int store_write_moves(struct store *store, const char *id, int size,
+			     const uint16_t *moves, int count)
+{
+	sqlite3_stmt *stmt = store->stmt[STMT_INSERT_MOVE];
+	int rc = SQLITE_OK;
+
+	for (int i = 0; rc == SQLITE_OK && i < count; i++) {
+		sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
+		sqlite3_bind_int(stmt, 2, i);
+		sqlite3_bind_int(stmt, 3, board_cell(size, moves[i]).x);
+		sqlite3_bind_int(stmt, 4, board_cell(size, moves[i]).y);
+		rc = store_step(store, STMT_INSERT_MOVE);
+	}
+	return rc;
+}
+
 /* Writes one op of the batch in the open transaction: SQLite's code. */
 static int store_apply(struct store *store, const struct store_op *op)
 {
@@ -577,7 +726,7 @@ static int store_apply(struct store *store, const struct store_op *op)
 		sqlite3_bind_int64(stmt, 9, op->game.started_ms);
 		break;
 	case OP_MOVE:
-		which = STMT_INSERT_MOVE;
+		which = STMT_LOG_MOVE;
 		stmt = store->stmt[which];
 		sqlite3_bind_text(stmt, 1, op->id, -1, SQLITE_STATIC);
 		sqlite3_bind_int(stmt, 2, op->move.seq);
@@ -585,13 +734,19 @@ static int store_apply(struct store *store, const struct store_op *op)
 		sqlite3_bind_int(stmt, 4, op->move.y);
 		break;
 	case OP_TAKEBACK:
-		which = STMT_TAKEBACK;
+		which = STMT_LOG_MOVE;
 		stmt = store->stmt[which];
 		sqlite3_bind_text(stmt, 1, op->id, -1, SQLITE_STATIC);
 		sqlite3_bind_int(stmt, 2, op->moves);
+		sqlite3_bind_int(stmt, 3, -1);
+		sqlite3_bind_int(stmt, 4, -1);
 		break;
 	case OP_FINISH:
 	default:
+		rc = store_write_moves(store, op->id, op->finish.size,
+				       op->finish.moves, op->finish.count);
+		if (rc != SQLITE_OK)
+			return rc;
 		which = STMT_FINISH_GAME;
 		stmt = store->stmt[which];
 		line = store_line_json(op);
@@ -650,7 +805,7 @@ int store_commit(struct store *store)
 			"database: writes are saved again (%zu kept meanwhile)",
 			store->op_count);
 	store->failing = false;
-	store->op_count = 0;
+	store_ops_clear(store);
 	return 0;
 }
 
@@ -716,6 +871,17 @@ int store_game_over(struct store *store, const struct lobby_room *room,
 	op->finish.winner = game->winner;
 	op->finish.reason = game->reason;
 	op->finish.line = game->line;
+	op->finish.size = game->board.size;
+	op->finish.count = game->moves_played;
+	op->finish.moves = malloc(((size_t)game->moves_played + 1) *
+				  sizeof(*op->finish.moves));
+	if (!op->finish.moves) {
+		store->op_count--;
+		log_error("database: out of memory for a write");
+		return -1;
+	}
+	memcpy(op->finish.moves, game->history,
+	       (size_t)game->moves_played * sizeof(*op->finish.moves));
 	return 0;
 }
 
@@ -739,25 +905,41 @@ static const char *store_text(sqlite3_stmt *stmt, int column)
 	return text ? (const char *)text : "";
 }
 
-/* Reads the moves of game id as flat indices; -1 on error. */
+/*
+ * Reads the moves of game id as flat indices: a finished game's from
+ * `moves`, a live one's from the log, where an entry of seq s is the move
+ * numbered s (the ones after it forgotten) or, with x = -1, a takeback to
+ * s moves. -1 on error.
+ */
 static int store_read_moves(struct store *store, const char *id, int size,
-			    uint16_t *moves, int *count)
+			    bool finished, uint16_t *moves, int *count)
 {
-	sqlite3_stmt *stmt = store->stmt[STMT_SELECT_MOVES];
+	sqlite3_stmt *stmt =
+		store->stmt[finished ? STMT_SELECT_MOVES : STMT_SELECT_LOG];
 	int rc;
 
 	*count = 0;
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		int x = sqlite3_column_int(stmt, 0);
-		int y = sqlite3_column_int(stmt, 1);
+		int seq = sqlite3_column_int(stmt, 0);
+		int x = sqlite3_column_int(stmt, 1);
+		int y = sqlite3_column_int(stmt, 2);
 
-		if (*count >= BOARD_MAX_CELLS || x < 0 || y < 0 || x >= size ||
-		    y >= size) {
+		if (!finished && x == -1 && y == -1) {
+			if (seq < 0 || seq > *count) {
+				rc = SQLITE_CORRUPT;
+				break;
+			}
+			*count = seq; /* a takeback */
+			continue;
+		}
+		if (seq < 0 || seq > *count || seq >= BOARD_MAX_CELLS ||
+		    x < 0 || y < 0 || x >= size || y >= size) {
 			rc = SQLITE_CORRUPT;
 			break;
 		}
-		moves[(*count)++] = (uint16_t)board_index(size, x, y);
+		moves[seq] = (uint16_t)board_index(size, x, y);
+		*count = seq + 1;
 	}
 	sqlite3_reset(stmt);
 	sqlite3_clear_bindings(stmt);
@@ -775,6 +957,7 @@ static int store_restore_one(
 	struct lobby_saved_game saved = { .room_id = id, .moves = moves };
 	char names[ROLE_COUNT][NAME_MAX_BYTES + 1],
 		uids[ROLE_COUNT][UID_LEN + 1];
+	bool read = false;
 	int ok = -1;
 
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
@@ -797,9 +980,11 @@ static int store_restore_one(
 	sqlite3_clear_bindings(stmt);
 	if (ok || saved.board_size < BOARD_MIN_SIZE ||
 	    saved.board_size > BOARD_MAX_SIZE ||
-	    store_read_moves(store, id, saved.board_size, moves,
+	    store_read_moves(store, id, saved.board_size, false, moves,
 			     &saved.moves_played))
 		ok = -1;
+	else
+		read = true;
 	if (!ok) {
 		saved.uid[ROLE_FRONT] = uids[ROLE_FRONT];
 		saved.uid[ROLE_BACK] = uids[ROLE_BACK];
@@ -811,6 +996,11 @@ static int store_restore_one(
 		log_warn("database: game " LOG_ID
 			 " cannot be resumed: closed as abandoned",
 			 LOG_ID_ARG(id));
+		/* its moves where a finished game's are */
+		if (read && store_write_moves(store, id, saved.board_size,
+					      moves, saved.moves_played))
+			store_log_error(store,
+					"keeping an abandoned game's moves");
 		stmt = store->stmt[STMT_ABANDON_GAME];
 		sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
 		return store_run(store, STMT_ABANDON_GAME);
@@ -868,13 +1058,13 @@ static bool store_json_player(cJSON *players, const char *role,
 
 /* Adds the moves array, reading them from the database. */
 static bool store_json_moves(struct store *store, cJSON *root, const char *id,
-			     int size)
+			     int size, bool finished)
 {
 	uint16_t moves[BOARD_MAX_CELLS];
 	cJSON *array;
 	int count, i;
 
-	if (store_read_moves(store, id, size, moves, &count))
+	if (store_read_moves(store, id, size, finished, moves, &count))
 		return false;
 	array = cJSON_AddArrayToObject(root, "moves");
 	for (i = 0; array && i < count; i++) {
@@ -898,13 +1088,12 @@ char *store_game_json(struct store *store, const char *id, size_t headroom,
 	sqlite3_stmt *stmt = store->stmt[STMT_SELECT_GAME];
 	cJSON *root = NULL, *players, *result;
 	char *text = NULL, *buffer = NULL;
-	bool ok = false;
+	bool ok = false, finished = false;
 	int size = 0;
 
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
 	if (sqlite3_step(stmt) == SQLITE_ROW) {
-		bool finished = sqlite3_column_type(stmt, 6) != SQLITE_NULL;
-
+		finished = sqlite3_column_type(stmt, 6) != SQLITE_NULL;
 		size = sqlite3_column_int(stmt, 0);
 		root = cJSON_CreateObject();
 		ok = root && cJSON_AddStringToObject(root, "id", id) &&
@@ -946,7 +1135,7 @@ char *store_game_json(struct store *store, const char *id, size_t headroom,
 	sqlite3_reset(stmt);
 	sqlite3_clear_bindings(stmt);
 	if (ok)
-		ok = store_json_moves(store, root, id, size);
+		ok = store_json_moves(store, root, id, size, finished);
 	if (ok)
 		text = cJSON_PrintUnformatted(root);
 	cJSON_Delete(root);

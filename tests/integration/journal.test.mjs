@@ -8,7 +8,10 @@
 //   test (as root, or through sudo -n; the test is skipped, loudly, when
 //   neither can mount);
 // - a game whose players leave before its first move leaves nothing;
-// - finished games older than --keep-days are deleted, off the event loop.
+// - finished games older than --keep-days are deleted, off the event loop;
+// - the moves of live games go to an append-only log, whose entries of
+//   finished games are pruned; a database of the first layout (every move
+//   in `moves`) is moved to it at start-up, its games intact.
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -265,6 +268,80 @@ describe('--keep-days', () => {
 			assert.equal(games[0].n, 4);
 			assert.ok(!server.output().includes('deleted'), `expected no game deleted, the server logged:\n${server.output()}`);
 		} finally {
+			await server.stop();
+		}
+	});
+});
+
+describe('the move log', () => {
+	/** A database of the first layout: a finished game and a live one, 3 moves each. */
+	function firstLayoutDatabase() {
+		const db = scratchDb();
+		const now = Date.now();
+		const games = [['done', now], ['live', null]].map(([name, finished], i) => {
+			const id = `00000000-0000-4000-8000-00000000001${i}`;
+			const moves = [[7, 7], [8, 8], [7, 8]].map(([x, y], seq) =>
+				`INSERT INTO moves (game_id, seq, x, y) VALUES ('${id}', ${seq}, ${x}, ${y});`).join('\n');
+			return { id, sql: `INSERT INTO games (id, size, rule, full_board, front_uid, back_uid, front_name, back_name,
+				started_ms, finished_ms, winner, reason) VALUES ('${id}', 15, 'freestyle', 'back',
+				'10000000-0000-4000-8000-00000000001${i}', '20000000-0000-4000-8000-00000000001${i}', '${name}', 'b',
+				${now - 60_000}, ${finished ?? 'NULL'}, ${finished ? "'front'" : 'NULL'}, ${finished ? "'forfeit'" : 'NULL'});
+				${moves}` };
+		});
+		execFileSync('sqlite3', [db, `PRAGMA journal_mode=WAL;
+			CREATE TABLE games (id TEXT PRIMARY KEY, size INTEGER NOT NULL, rule TEXT NOT NULL,
+				full_board TEXT NOT NULL, front_uid TEXT NOT NULL, back_uid TEXT NOT NULL,
+				front_name TEXT NOT NULL, back_name TEXT NOT NULL, started_ms INTEGER NOT NULL,
+				finished_ms INTEGER, winner TEXT, reason TEXT, line TEXT);
+			CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+				x INTEGER NOT NULL, y INTEGER NOT NULL, PRIMARY KEY (game_id, seq)) WITHOUT ROWID;
+			${games.map((game) => game.sql).join('\n')}`]);
+		return { db, done: games[0].id, live: games[1].id };
+	}
+
+	it('moves a database of the first layout at start-up: the live game resumes with its moves, the finished one keeps them', T, async () => {
+		const { db, done, live } = firstLayoutDatabase();
+		const server = await startServer({ args: ['--db', db, '--reconnect-grace', '60'] });
+		try {
+			const health = await server.health();
+			assert.equal(health.rooms, 1, `expected the live game restored, got ${JSON.stringify(health)}; the server logged:\n${server.output()}`);
+			const expected = [{ x: 7, y: 7 }, { x: 8, y: 8 }, { x: 7, y: 8 }];
+			for (const id of [done, live]) {
+				const game = await gameRecord(server, id);
+				assert.deepEqual(game.moves.map(({ x, y }) => ({ x, y })), expected,
+					`expected the 3 moves of game ${id} after the move to the log, got ${JSON.stringify(game.moves)}`);
+			}
+			const version = await sqliteQuery(db, 'PRAGMA user_version');
+			assert.equal(version[0].user_version, 2);
+			const logged = await sqliteQuery(db, 'SELECT game_id, COUNT(*) AS n FROM move_log GROUP BY game_id');
+			assert.deepEqual(logged, [{ game_id: live, n: 3 }], 'expected only the live game\'s moves in the log');
+		} finally {
+			await server.stop();
+		}
+	});
+
+	it('writes a finished game\'s moves whole to `moves` and prunes its log entries', T, async () => {
+		const db = scratchDb();
+		const server = await startServer({ args: ['--db', db] });
+		try {
+			const { front, back, room } = await connectPair(server);
+			// front plays a row of five on y = 0; back on y = 1.
+			for (let i = 0; i < 9; i++) {
+				(i % 2 ? back : front).move(Math.floor(i / 2), i % 2);
+				await front.next('board');
+				await back.next('board');
+			}
+			await front.next('winner');
+			const moves = await pollUntil(async () => {
+				const rows = await sqliteQuery(db, `SELECT seq, x, y FROM moves WHERE game_id = '${room}' ORDER BY seq`);
+				return rows.length === 9 ? rows : undefined;
+			}, 'the finished game\'s 9 moves in `moves`', { timeoutMs: scaled(10_000), intervalMs: 100 });
+			assert.deepEqual(moves.map(({ x, y }) => [x, y]),
+				[[0, 0], [0, 1], [1, 0], [1, 1], [2, 0], [2, 1], [3, 0], [3, 1], [4, 0]]);
+			await pollUntil(async () => ((await sqliteQuery(db, 'SELECT COUNT(*) AS n FROM move_log'))[0].n === 0 ? true : undefined),
+				'the move log pruned of the finished game', { timeoutMs: scaled(10_000), intervalMs: 200 });
+		} finally {
+			closeAllClients();
 			await server.stop();
 		}
 	});
