@@ -36,6 +36,7 @@ struct per_session_data__gomoku {
 	struct outqueue out;	     /* messages not yet written */
 	char *rx;		     /* a message arriving in pieces */
 	size_t rx_len;		     /* bytes of it so far */
+	size_t rx_cap;		     /* bytes rx can hold */
 	unsigned int rx_pieces;	     /* pieces of it so far */
 	unsigned int rx_frames;	     /* whole frames of it so far */
 	bool rx_binary;		     /* it came in binary frames */
@@ -504,11 +505,21 @@ static int session_receive(struct server *srv,
 	if (frame_ends && ++pss->rx_frames > SESSION_MAX_FRAGMENTS)
 		return session_too_large(srv, pss,
 					 "message in too many frames");
-	if (len) {
-		grown = realloc(pss->rx, pss->rx_len + len);
+	if (pss->rx_len + len > pss->rx_cap) {
+		/* doubling: a few allocations per message, not one a piece */
+		size_t cap = pss->rx_cap ? pss->rx_cap * 2 : 2048;
+
+		while (cap < pss->rx_len + len)
+			cap *= 2;
+		if (cap > SESSION_MAX_MESSAGE)
+			cap = SESSION_MAX_MESSAGE;
+		grown = realloc(pss->rx, cap);
 		if (!grown)
 			return -1;
 		pss->rx = grown;
+		pss->rx_cap = cap;
+	}
+	if (len) {
 		memcpy(pss->rx + pss->rx_len, in, len);
 		pss->rx_len += len;
 	}
@@ -518,6 +529,7 @@ static int session_receive(struct server *srv,
 		free(pss->rx);
 		pss->rx = NULL;
 		pss->rx_len = 0;
+		pss->rx_cap = 0;
 		pss->rx_pieces = 0;
 		pss->rx_frames = 0;
 	}
@@ -875,5 +887,5 @@ const struct lws_protocols session_protocol = {
 	.name = SESSION_PROTOCOL_NAME,
 	.callback = session_callback,
 	.per_session_data_size = sizeof(struct per_session_data__gomoku),
-	.rx_buffer_size = 4096,
+	.rx_buffer_size = SESSION_RX_CHUNK,
 };

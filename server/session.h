@@ -24,6 +24,12 @@
 #define SESSION_PROTOCOL_NAME "gomoku"
 #define SESSION_MAX_MESSAGE 16384 /* larger: close 1009 */
 #define SESSION_MAX_FRAGMENTS 256 /* frames of one message; more: 1009 */
+/*
+ * The bytes lws hands over at a time, and the receive buffer it keeps for
+ * every connection: a move is under 40 bytes and the largest message (a
+ * seed-form board of 19 x 19) about 3 KiB, which then arrives in pieces.
+ */
+#define SESSION_RX_CHUNK 512
 /* Memory a session's unsent messages may hold; more: it is dropped. */
 #define SESSION_MAX_QUEUED (1024 * 1024)
 
