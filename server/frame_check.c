@@ -66,6 +66,8 @@ void frame_scan_feed(struct frame_scan *scan, const unsigned char *bytes,
 		/* A whole header: 7-bit, 16-bit or 64-bit length, then mask. */
 		if (!(scan->header[1] & 0x80))
 			scan->unmasked = true;
+		if ((scan->header[0] & 0x0f) == 0x9)
+			scan->pinged = true;
 		if (length7 < 126) {
 			scan->payload_left = length7;
 		} else {
@@ -219,6 +221,18 @@ bool frame_check_broken(int fd)
 	struct frame_check_entry *entry = frame_check_entry_of(fd);
 
 	return entry && entry->active && entry->scan.unmasked;
+}
+
+bool frame_check_take_ping(int fd)
+{
+	struct frame_check_entry *entry = frame_check_entry_of(fd);
+	bool pinged;
+
+	if (!entry || !entry->active)
+		return false;
+	pinged = entry->scan.pinged;
+	entry->scan.pinged = false;
+	return pinged;
 }
 
 void frame_check_forget(int fd)

@@ -34,6 +34,7 @@ struct frame_scan {
 	uint8_t header[14];    /* frames: the header so far */
 	bool frames;	       /* reading frames (after the upgrade) */
 	bool unmasked;	       /* a client frame without a mask came */
+	bool pinged;	       /* a ping came (frame_check_take_ping()) */
 };
 
 /* Reads len bytes of the stream, HTTP or frames. */
@@ -63,6 +64,13 @@ bool frame_check_upgraded(int fd, void *owner);
 
 /* True when the WebSocket on fd sent an unmasked frame. */
 bool frame_check_broken(int fd);
+
+/*
+ * Whether a ping came on fd since the last call: lws answers it from its
+ * WRITEABLE handling, so a session that writes its own messages directly
+ * goes that way too, and the pong is not overtaken.
+ */
+bool frame_check_take_ping(int fd);
 
 /* Socket fd is closing: forget it. */
 void frame_check_forget(int fd);

@@ -706,8 +706,9 @@ static unsigned char *session_frames(struct per_session_data__gomoku *pss,
  * when the socket is writable again, asking for WRITEABLE after it; the
  * queue then waits for that callback, so that a client that does not read
  * is still measured by its queue (SESSION_MAX_QUEUED). Anything unusual
- * (a close, a ping or an `unavailable` due, a write still buffered) goes
- * the WRITEABLE way. True while messages wait for a later turn's commit.
+ * (a close, a ping or an `unavailable` due, a write still buffered, a
+ * client's ping to answer) goes the WRITEABLE way. True while messages
+ * wait for a later turn's commit.
  */
 static bool session_flush(struct server *srv,
 			  struct per_session_data__gomoku *pss)
@@ -721,9 +722,10 @@ static bool session_flush(struct server *srv,
 	    pss->hung_up || pss->peer_closed || pss->write_failed ||
 	    pss->unavailable_due || pss->ping_due ||
 	    lws_partial_buffered(pss->wsi) ||
+	    frame_check_take_ping(lws_get_socket_fd(pss->wsi)) ||
 	    lws_get_network_wsi(pss->wsi) != pss->wsi) {
-		/* (the last: a WebSocket inside an HTTP/2 stream, whose
-		 * bytes are not the socket's) */
+		/* (a ping: lws's pong goes first; the last: a WebSocket
+		 * inside an HTTP/2 stream, whose bytes are not the socket's) */
 		lws_callback_on_writable(pss->wsi);
 		return false;
 	}

@@ -47,8 +47,9 @@ static size_t frame(unsigned char *out, int opcode, size_t len, bool masked)
 	return at + len;
 }
 
-/* Feeds bytes to a fresh scan that was upgraded, step bytes at a time. */
-static bool unmasked_after(const unsigned char *bytes, size_t len, size_t step)
+/* A fresh scan that was upgraded, fed bytes step bytes at a time. */
+static struct frame_scan scanned(const unsigned char *bytes, size_t len,
+				 size_t step)
 {
 	struct frame_scan scan = { 0 };
 
@@ -60,7 +61,12 @@ static bool unmasked_after(const unsigned char *bytes, size_t len, size_t step)
 	for (size_t at = 0; at < len; at += step)
 		frame_scan_feed(&scan, bytes + at,
 				len - at < step ? len - at : step);
-	return scan.unmasked;
+	return scan;
+}
+
+static bool unmasked_after(const unsigned char *bytes, size_t len, size_t step)
+{
+	return scanned(bytes, len, step).unmasked;
 }
 
 static void masked_frames_of_every_length_form_pass_in_any_cut(void **state)
@@ -104,6 +110,28 @@ static void an_unmasked_frame_of_each_length_form_is_seen(void **state)
 			fail_msg("an unmasked frame of %zu bytes was not seen",
 				 lengths[i]);
 	}
+}
+
+static bool pinged_after(const unsigned char *bytes, size_t len, size_t step)
+{
+	return scanned(bytes, len, step).pinged;
+}
+
+static void a_ping_is_seen_in_any_cut_and_payload_bytes_are_not(void **state)
+{
+	static unsigned char stream[3 * (14 + 300)];
+	size_t len = 0, with_ping;
+
+	(void)state;
+	/* a text frame whose payload bytes look like ping headers, a pong */
+	len += frame(stream + len, 1, 300, true);
+	memset(stream + 8, 0x89, 300); /* after 4 header and 4 mask bytes */
+	len += frame(stream + len, 10, 9, true);
+	for (size_t step = 1; step <= 17; step++)
+		expect_int(pinged_after(stream, len, step), false);
+	with_ping = len + frame(stream + len, 9, 4, true);
+	for (size_t step = 1; step <= 17; step++)
+		expect_int(pinged_after(stream, with_ping, step), true);
 }
 
 static void bytes_after_the_request_before_the_upgrade_are_refused(void **state)
@@ -157,6 +185,8 @@ int main(void)
 		cmocka_unit_test(
 			an_unmasked_frame_after_masked_ones_is_seen_in_any_cut),
 		cmocka_unit_test(an_unmasked_frame_of_each_length_form_is_seen),
+		cmocka_unit_test(
+			a_ping_is_seen_in_any_cut_and_payload_bytes_are_not),
 		cmocka_unit_test(
 			bytes_after_the_request_before_the_upgrade_are_refused),
 		cmocka_unit_test(
