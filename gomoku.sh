@@ -73,9 +73,10 @@ Commands:
                        container: build docker/Dockerfile with podman
                        and test the image (GOMOKU_SKIP_CONTAINER=1 skips
                        that); ends with "test: N passed, M failed"
-  bench                the load benchmark (tests/load/bench.sh, about 5
+  bench                the load benchmark (tests/load/bench.sh, about 8
                        minutes): capacity, throughput, latency, churn,
-                       and human latency beside 50 engine games
+                       each beside a Node.js baseline, and human latency
+                       beside 50 engine games
   help                 this text
 
 Debian packages:
