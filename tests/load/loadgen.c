@@ -55,6 +55,7 @@
 #define FD_RESERVE 32		       /* fds kept for stdio, /proc, epoll */
 #define SHORT_GAME_MOVES 9	       /* front's five stones and back's four */
 #define STOP_TIMEOUT_NS (3 * NS_PER_S) /* for clean closes at the end */
+#define SYSCOUNT_NS (2 * NS_PER_S)     /* PHASE_COUNT's length */
 #define SETTLE_TIMEOUT_NS (5 * NS_PER_S) /* for the server's fds to drop */
 
 enum mode {
@@ -148,6 +149,7 @@ enum phase {
 	PHASE_RAMP,   /* starting the connections */
 	PHASE_WARMUP, /* running, not measured yet */
 	PHASE_WINDOW, /* measured */
+	PHASE_COUNT,  /* play: the same load, the server's calls counted */
 	PHASE_DRAIN,  /* churn: no new connections, games finishing */
 	PHASE_STOP,   /* closing every connection */
 	PHASE_DONE,
@@ -193,9 +195,18 @@ struct loadgen {
 	struct sockaddr_in target; /* the server */
 	char host_port[64];	   /* "HOST:PORT" for Host: */
 	struct procstat srv_empty, srv_start, srv_end, srv_after;
-	struct procstat srv_mid;  /* halfway through the window */
-	struct syscount syscount; /* the server's system calls */
-	struct syscount_reading sys_start, sys_end; /* ... at the window */
+	struct procstat srv_mid; /* halfway through the window */
+	/*
+	 * The server's system calls, counted for SYSCOUNT_NS after the
+	 * window under the same load (PHASE_COUNT), not in it: the
+	 * tracepoint counters cost the server a little on every call, and
+	 * attaching or detaching them stalls the machine for a moment;
+	 * the window's figures must include neither.
+	 */
+	struct syscount syscount;
+	struct syscount_reading sys_start, sys_end;
+	uint64_t sys_moves_start; /* moves_accepted when counting began */
+	uint64_t sys_moves;	  /* ... accepted while it counted */
 	double client_cpu_start, client_cpu_end;
 	double client_wait_start, client_wait_end; /* runnable, not running */
 	uint64_t progress_ns;			   /* last progress line */
@@ -1156,8 +1167,8 @@ static void loadgen_enter(struct loadgen *lg, enum phase phase, uint64_t now)
 		lg->client_cpu_start = cpu_self_s();
 		lg->client_wait_start = procstat_wait_s(0);
 		loadgen_snapshot(lg, &lg->srv_start);
-		syscount_read(&lg->syscount, &lg->sys_start);
 		break;
+	case PHASE_COUNT:
 	case PHASE_DRAIN:
 	case PHASE_STOP:
 		if (lg->window_start_ns && !lg->window_end_ns) {
@@ -1168,7 +1179,11 @@ static void loadgen_enter(struct loadgen *lg, enum phase phase, uint64_t now)
 			lg->open_at_end = lg->open_now;
 			lg->matched_at_end = lg->matched_now;
 			loadgen_snapshot(lg, &lg->srv_end);
-			syscount_read(&lg->syscount, &lg->sys_end);
+		}
+		if (phase == PHASE_COUNT &&
+		    !syscount_open(&lg->syscount, lg->opt.server_pid)) {
+			syscount_read(&lg->syscount, &lg->sys_start);
+			lg->sys_moves_start = lg->count.moves_accepted;
 		}
 		break;
 	default:
@@ -1314,13 +1329,27 @@ static void loadgen_advance(struct loadgen *lg, uint64_t now)
 			loadgen_snapshot(lg, &lg->srv_mid);
 		if ((double)in_phase / 1e9 < opt->duration_s)
 			return;
-		if (opt->mode == MODE_CHURN) {
+		if (opt->mode == MODE_PLAY && opt->server_pid > 0) {
+			loadgen_enter(lg, PHASE_COUNT, now);
+		} else if (opt->mode == MODE_CHURN) {
 			loadgen_enter(lg, PHASE_DRAIN, now);
 			loadgen_close_unmatched(lg);
 		} else {
 			loadgen_enter(lg, PHASE_STOP, now);
 			loadgen_close_all(lg);
 		}
+		return;
+	case PHASE_COUNT:
+		if (in_phase < SYSCOUNT_NS)
+			return;
+		if (lg->syscount.valid) {
+			syscount_read(&lg->syscount, &lg->sys_end);
+			lg->sys_moves =
+				lg->count.moves_accepted - lg->sys_moves_start;
+			syscount_close(&lg->syscount);
+		}
+		loadgen_enter(lg, PHASE_STOP, now);
+		loadgen_close_all(lg);
 		return;
 	case PHASE_DRAIN:
 		/* Late pairs finish their game; stragglers are closed. */
@@ -1496,11 +1525,11 @@ static void loadgen_report(struct loadgen *lg, struct report *r)
 	r->client_wait_s = lg->client_wait_start >= 0 ?
 				   lg->client_wait_end - lg->client_wait_start :
 				   -1;
-	r->syscalls = accepted && lg->sys_start.valid && lg->sys_end.valid;
+	r->syscalls = lg->sys_moves && lg->sys_start.valid && lg->sys_end.valid;
 	for (int k = 0; r->syscalls && k < SYSCALL_KINDS; k++)
 		r->syscalls_per_move[k] = (double)(lg->sys_end.calls[k] -
 						   lg->sys_start.calls[k]) /
-					  (double)accepted;
+					  (double)lg->sys_moves;
 	r->server = lg->srv_empty.valid && lg->srv_start.valid &&
 		    lg->srv_end.valid;
 	if (!r->server)
@@ -1894,8 +1923,6 @@ int main(int argc, char **argv)
 			"loadgen: cannot read /proc/%d: no server "
 			"figures\n",
 			(int)lg.opt.server_pid);
-	else if (lg.opt.server_pid > 0)
-		syscount_open(&lg.syscount, lg.opt.server_pid);
 	loadgen_run(&lg);
 	if (lg.opt.mode == MODE_CHURN)
 		loadgen_settle(&lg);

@@ -152,7 +152,7 @@ void report_print_table(const struct report *r, FILE *out)
 		fprintf(out, "%.2f KiB ((end - empty) / open)\n",
 			r->rss_per_conn_kib);
 	}
-	row(out, "server system calls per move");
+	row(out, "system calls/move (after)");
 	if (r->syscalls)
 		for (int k = 0; k < SYSCALL_KINDS; k++)
 			fprintf(out, "%s%s %.2f", k ? ", " : "",

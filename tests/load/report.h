@@ -89,7 +89,8 @@ struct report {
 	double client_cpu_s;	     /* this tool's CPU in the window */
 	double client_wait_s;	     /* ... waiting for a CPU while runnable */
 	bool syscalls;		     /* syscalls_per_move is valid */
-	double syscalls_per_move[SYSCALL_KINDS]; /* server, in the window */
+	double syscalls_per_move[SYSCALL_KINDS]; /* server, for 2 s after
+						  * the window */
 };
 
 /* Prints the human-readable table. */

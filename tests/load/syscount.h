@@ -3,8 +3,11 @@
  *
  * One perf counter per thread of the process and per tracepoint
  * (raw_syscalls:sys_enter for every call, syscalls:sys_enter_NAME for the
- * kinds below), read at the window's start and end: the load generator
- * divides the difference by the moves accepted in between. Needs tracefs
+ * kinds below), opened after the measured window and read then and two
+ * seconds later under the same load, then closed: the load generator
+ * divides the difference by the moves accepted in between, and the
+ * window's figures pay neither for the counting nor for the moment the
+ * kernel stalls while the counters are attached. Needs tracefs
  * (/sys/kernel/tracing; bench.sh mounts it when missing) and the right to
  * trace the process (root, or kernel.perf_event_paranoid <= -1); without
  * them the figures are not measured. Threads started after syscount_open
