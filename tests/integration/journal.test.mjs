@@ -320,6 +320,21 @@ describe('the move log', () => {
 		}
 	});
 
+	it('keeps the moves of a live game that cannot be resumed (another board size) with its abandoned record', T, async () => {
+		const { db, live } = firstLayoutDatabase();
+		const server = await startServer({ args: ['--db', db, '--board-size', '19'] });
+		try {
+			assert.equal((await server.health()).rooms, 0, 'expected the 15 x 15 game not resumed on a 19 x 19 server');
+			const game = await gameRecord(server, live);
+			assert.equal(game.status, 'finished');
+			assert.equal(game.result.reason, 'abandoned');
+			assert.deepEqual(game.moves.map(({ x, y }) => ({ x, y })), [{ x: 7, y: 7 }, { x: 8, y: 8 }, { x: 7, y: 8 }],
+				`expected the abandoned game's 3 moves kept, got ${JSON.stringify(game.moves)}`);
+		} finally {
+			await server.stop();
+		}
+	});
+
 	it('writes a finished game\'s moves whole to `moves` and prunes its log entries', T, async () => {
 		const db = scratchDb();
 		const server = await startServer({ args: ['--db', db] });
