@@ -215,6 +215,26 @@ void session_close_broken(void)
 					  "unmasked frame");
 }
 
+/* Calls fn on every open session of srv's one vhost. */
+static void session_each(struct server *srv,
+			 void (*fn)(struct server *srv,
+				    struct per_session_data__gomoku *pss,
+				    uint64_t now),
+			 uint64_t now)
+{
+	struct per_vhost_data__gomoku *vhd = session_vhd(srv);
+
+	if (!vhd)
+		return;
+	lws_start_foreach_dll(struct lws_dll2 *, d,
+			      lws_dll2_get_head(&vhd->sessions)) {
+		fn(srv,
+		   lws_container_of(d, struct per_session_data__gomoku, node),
+		   now);
+	}
+	lws_end_foreach_dll(d);
+}
+
 /*
  * Keep-alive, run once a second: a session silent for --ping-interval is
  * pinged, one silent for --idle-timeout is dropped without a close frame
@@ -225,54 +245,47 @@ void session_close_broken(void)
  * on every pong cost O(connections) each, and thousands of idle clients
  * kept a core busy doing only that.
  */
-void session_sweep(struct server *srv)
+static void session_sweep_one(struct server *srv,
+			      struct per_session_data__gomoku *pss,
+			      uint64_t now)
 {
-	struct per_vhost_data__gomoku *vhd = session_vhd(srv);
-	uint64_t now = uv_now(&srv->loop);
 	uint64_t ping_ms = (uint64_t)srv->config.ping_interval * 1000;
 	uint64_t idle_ms = (uint64_t)srv->config.idle_timeout * 1000;
+	uint64_t silent = now - pss->seen_ms;
 
-	if (!vhd)
-		return;
-	lws_start_foreach_dll(struct lws_dll2 *, d,
-			      lws_dll2_get_head(&vhd->sessions)) {
-		struct per_session_data__gomoku *pss = lws_container_of(
-			d, struct per_session_data__gomoku, node);
-		uint64_t silent = now - pss->seen_ms;
-
-		if (pss->hung_up || silent < ping_ms) {
-			/* alive, or already on its way out */
-		} else if (silent >= idle_ms) {
-			log_info("idle uid=" LOG_ID
-				 " peer=%s: no answer for %llu s",
-				 LOG_ID_ARG(pss->uid), pss->peer,
-				 (unsigned long long)(silent / 1000));
-			pss->hung_up = true;
-			srv->metrics.idle_drops++;
-			lws_callback_on_writable(pss->wsi);
-		} else if (!pss->pinged) {
-			pss->pinged = true;
-			pss->ping_due = true;
-			lws_callback_on_writable(pss->wsi);
-		}
+	if (pss->hung_up || silent < ping_ms) {
+		/* alive, or already on its way out */
+	} else if (silent >= idle_ms) {
+		log_info("idle uid=" LOG_ID " peer=%s: no answer for %llu s",
+			 LOG_ID_ARG(pss->uid), pss->peer,
+			 (unsigned long long)(silent / 1000));
+		pss->hung_up = true;
+		srv->metrics.idle_drops++;
+		lws_callback_on_writable(pss->wsi);
+	} else if (!pss->pinged) {
+		pss->pinged = true;
+		pss->ping_due = true;
+		lws_callback_on_writable(pss->wsi);
 	}
-	lws_end_foreach_dll(d);
+}
+
+void session_sweep(struct server *srv)
+{
+	session_each(srv, session_sweep_one, uv_now(&srv->loop));
+}
+
+/* Shutdown: its WRITEABLE starts the close (session_writeable()). */
+static void session_wake(struct server *srv,
+			 struct per_session_data__gomoku *pss, uint64_t now)
+{
+	(void)srv;
+	(void)now;
+	lws_callback_on_writable(pss->wsi);
 }
 
 void session_close_all(struct server *srv)
 {
-	struct per_vhost_data__gomoku *vhd = session_vhd(srv);
-
-	if (!vhd)
-		return;
-	lws_start_foreach_dll(struct lws_dll2 *, d,
-			      lws_dll2_get_head(&vhd->sessions)) {
-		struct per_session_data__gomoku *pss = lws_container_of(
-			d, struct per_session_data__gomoku, node);
-
-		lws_callback_on_writable(pss->wsi);
-	}
-	lws_end_foreach_dll(d);
+	session_each(srv, session_wake, 0);
 }
 
 /*

@@ -28,7 +28,6 @@
 #define STORE_RETENTION_EVERY_S 3600  /* ... and then every hour */
 #define STORE_RETENTION_CHUNK 64      /* games deleted per transaction */
 #define STORE_PRUNE_CHUNK 4096	      /* log entries deleted per transaction */
-#define STORE_PRUNE_CHUNK_TEXT "4096" /* ... in SQL */
 #define STORE_DAY_MS (24LL * 3600 * 1000)
 
 static const char store_schema[] =
@@ -360,16 +359,17 @@ static void store_retention(struct store_checkpointer *cp)
  */
 static void store_prune_log(struct store_checkpointer *cp)
 {
-	static const char sql[] =
-		"DELETE FROM move_log WHERE n < MIN("
-		" (SELECT MIN(n) FROM move_log) + " STORE_PRUNE_CHUNK_TEXT ","
-		" COALESCE((SELECT MIN(log_from) FROM games"
-		"  WHERE finished_ms IS NULL),"
-		"  (SELECT MAX(n) + 1 FROM move_log)))";
+	static const char sql[] = "DELETE FROM move_log WHERE n < MIN("
+				  " (SELECT MIN(n) FROM move_log) + ?1,"
+				  " COALESCE((SELECT MIN(log_from) FROM games"
+				  "  WHERE finished_ms IS NULL),"
+				  "  (SELECT MAX(n) + 1 FROM move_log)))";
 	sqlite3_stmt *stmt = NULL;
 	int rc;
 
 	rc = sqlite3_prepare_v2(cp->db, sql, -1, &stmt, NULL);
+	if (rc == SQLITE_OK)
+		sqlite3_bind_int(stmt, 1, STORE_PRUNE_CHUNK);
 	while (rc == SQLITE_OK) {
 		rc = sqlite3_step(stmt);
 		sqlite3_reset(stmt);

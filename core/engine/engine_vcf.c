@@ -95,6 +95,25 @@ static void vcf_sort(struct vcf_move *moves, int count)
 }
 
 /*
+ * The candidates cells[0..count) as moves, ranked (threat first, then the
+ * value to both sides) and sorted best first; count.
+ */
+static int vcf_rank(const struct position *pos, enum role attacker,
+		    const int16_t *cells, int count, struct vcf_move *moves)
+{
+	enum role defender = role_other(attacker);
+
+	for (int i = 0; i < count; i++) {
+		moves[i].cell = cells[i];
+		moves[i].rank = pos->threat[attacker][cells[i]] * 4096 +
+				pos->value[attacker][cells[i]] +
+				pos->value[defender][cells[i]] / 2;
+	}
+	vcf_sort(moves, count);
+	return count;
+}
+
+/*
  * The attacker's fours worth trying at this node: the one block when the
  * defender has a four, else every four, open and double fours first.
  * Returns how many, 0 when the line is broken.
@@ -104,7 +123,7 @@ static int vcf_moves(const struct position *pos, enum role attacker,
 {
 	enum role defender = role_other(attacker);
 	int16_t cells[VCF_MAX_MOVES];
-	int count, i;
+	int count;
 
 	if (pos->count[defender][THREAT_F5]) {
 		int block = position_find_five(pos, defender);
@@ -116,14 +135,7 @@ static int vcf_moves(const struct position *pos, enum role attacker,
 		return 1;
 	}
 	count = position_find(pos, attacker, THREAT_B4, cells, VCF_MAX_MOVES);
-	for (i = 0; i < count; i++) {
-		moves[i].cell = cells[i];
-		moves[i].rank = pos->threat[attacker][cells[i]] * 4096 +
-				pos->value[attacker][cells[i]] +
-				pos->value[defender][cells[i]] / 2;
-	}
-	vcf_sort(moves, count);
-	return count;
+	return vcf_rank(pos, attacker, cells, count, moves);
 }
 
 /* The VCF search proper, attacker to move, depth attacker moves made. */
@@ -230,19 +242,11 @@ static bool vct_pending(const struct position *pos, enum role attacker)
 static int vct_moves(const struct position *pos, enum role attacker,
 		     struct vcf_move *moves)
 {
-	enum role defender = role_other(attacker);
 	int16_t cells[VCF_MAX_MOVES];
-	int count, i;
+	int count;
 
 	count = position_find(pos, attacker, THREAT_F3, cells, VCF_MAX_MOVES);
-	for (i = 0; i < count; i++) {
-		moves[i].cell = cells[i];
-		moves[i].rank = pos->threat[attacker][cells[i]] * 4096 +
-				pos->value[attacker][cells[i]] +
-				pos->value[defender][cells[i]] / 2;
-	}
-	vcf_sort(moves, count);
-	return count;
+	return vcf_rank(pos, attacker, cells, count, moves);
 }
 
 /* Attacker to move with depth attacker moves left: can he force a win? */
