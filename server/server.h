@@ -32,21 +32,18 @@ struct admission;
 
 /* One of these per process. */
 struct server {
-	struct server_config config;	 /* settings */
-	struct listen_address listen;	 /* where it listens */
-	uv_loop_t loop;			 /* the one event loop, lws' too */
-	struct lws_context *context;	 /* NULL once destroyed */
-	struct hub hub;			 /* players and rooms */
-	struct store *store;		 /* the games database */
-	struct journal *journal;	 /* the hub's facts, on to the store */
-	struct admission *admission;	 /* connections taken or refused */
-	struct drain *drain;		 /* closed sockets still read */
-	struct metrics metrics;		 /* counters for /metrics */
-	struct lws_dll2_owner unflushed; /* sessions with messages to write
-					  * at the end of the turn
-					  * (session.c's) */
-	uint64_t started_ms;		 /* monotonic clock at start */
-	bool shutting_down;		 /* SIGTERM/SIGINT seen */
+	struct server_config config;  /* settings */
+	struct listen_address listen; /* where it listens */
+	uv_loop_t loop;		      /* the one event loop, lws' too */
+	struct lws_context *context;  /* NULL once destroyed */
+	struct hub hub;		      /* players and rooms */
+	struct store *store;	      /* the games database */
+	struct journal *journal;      /* the hub's facts, on to the store */
+	struct admission *admission;  /* connections taken or refused */
+	struct drain *drain;	      /* closed sockets still read */
+	struct metrics metrics;	      /* counters for /metrics */
+	uint64_t started_ms;	      /* monotonic clock at start */
+	bool shutting_down;	      /* SIGTERM/SIGINT seen */
 };
 
 /* The server of the context wsi belongs to. */

@@ -31,7 +31,7 @@ struct per_session_data__gomoku {
 	struct lobby_player *player; /* the seat; NULL when refused or
 				      * taken over by a newer connection */
 	struct peer *peer_entry;     /* X-Forwarded-For address count */
-	struct lws_dll2 unflushed;   /* in srv->unflushed while out holds
+	struct lws_dll2 unflushed;   /* in vhd->unflushed while out holds
 				      * messages for session_flush_all() */
 	struct outqueue out;	     /* messages not yet written */
 	char *rx;		     /* a message arriving in pieces */
@@ -61,20 +61,31 @@ struct per_session_data__gomoku {
 
 /* One of these per vhost, made at PROTOCOL_INIT. */
 struct per_vhost_data__gomoku {
-	struct lws_dll2_owner sessions; /* every open session */
+	struct lws_dll2_owner sessions;	 /* every open session */
+	struct lws_dll2_owner unflushed; /* sessions with messages to write
+					  * at the end of the turn */
 };
 
 /* The vhost data of srv's one vhost; NULL before PROTOCOL_INIT. */
 static struct per_vhost_data__gomoku *session_vhd(struct server *srv)
 {
 	struct lws_vhost *vhost =
-		lws_get_vhost_by_name(srv->context, SERVER_VHOST_NAME);
+		srv->context ?
+			lws_get_vhost_by_name(srv->context, SERVER_VHOST_NAME) :
+			NULL;
 
 	if (!vhost)
 		return NULL;
 	return lws_protocol_vh_priv_get(
 		vhost,
 		lws_vhost_name_to_protocol(vhost, SESSION_PROTOCOL_NAME));
+}
+
+/* The vhost data of the session on wsi. */
+static struct per_vhost_data__gomoku *session_vhd_of(struct lws *wsi)
+{
+	return lws_protocol_vh_priv_get(lws_get_vhost(wsi),
+					lws_get_protocol(wsi));
 }
 
 /* Asks for a close with code once everything queued is written. */
@@ -175,7 +186,8 @@ static void session_queue(struct server *srv,
 		journal_hold(srv->journal, &pss->hold, pss->wsi);
 	/* Written at the end of the turn, after the commit. */
 	if (lws_dll2_is_detached(&pss->unflushed))
-		lws_dll2_add_tail(&pss->unflushed, &srv->unflushed);
+		lws_dll2_add_tail(&pss->unflushed,
+				  &session_vhd_of(pss->wsi)->unflushed);
 }
 
 static void session_send_error(struct server *srv,
@@ -773,8 +785,12 @@ static bool session_flush(struct server *srv,
 
 void session_flush_all(struct server *srv)
 {
+	struct per_vhost_data__gomoku *vhd = session_vhd(srv);
+
+	if (!vhd)
+		return;
 	lws_start_foreach_dll_safe(struct lws_dll2 *, d, d1,
-				   lws_dll2_get_head(&srv->unflushed)) {
+				   lws_dll2_get_head(&vhd->unflushed)) {
 		struct per_session_data__gomoku *pss = lws_container_of(
 			d, struct per_session_data__gomoku, unflushed);
 
@@ -872,11 +888,7 @@ static int session_callback(struct lws *wsi, enum lws_callback_reasons reason,
 	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
 		return !handshake_acceptable(wsi);
 	case LWS_CALLBACK_ESTABLISHED:
-		return session_open(
-			srv,
-			lws_protocol_vh_priv_get(lws_get_vhost(wsi),
-						 lws_get_protocol(wsi)),
-			pss, wsi);
+		return session_open(srv, session_vhd_of(wsi), pss, wsi);
 	case LWS_CALLBACK_RECEIVE:
 		return session_receive(srv, pss, in, len);
 	case LWS_CALLBACK_SERVER_WRITEABLE:
