@@ -915,4 +915,5 @@ const struct lws_protocols session_protocol = {
 	.callback = session_callback,
 	.per_session_data_size = sizeof(struct per_session_data__gomoku),
 	.rx_buffer_size = SESSION_RX_CHUNK,
+	.tx_packet_size = SESSION_TX_CHUNK,
 };

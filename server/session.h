@@ -25,11 +25,20 @@
 #define SESSION_MAX_MESSAGE 16384 /* larger: close 1009 */
 #define SESSION_MAX_FRAGMENTS 256 /* frames of one message; more: 1009 */
 /*
- * The bytes lws hands over at a time, and the receive buffer it keeps for
- * every connection: a move is under 40 bytes and the largest message (a
- * seed-form board of 19 x 19) about 3 KiB, which then arrives in pieces.
+ * The bytes lws reads and hands over at a time, and the receive buffer it
+ * keeps for every connection: a move is under 40 bytes, a control frame at
+ * most 125, and the largest message (a seed-form board of 19 x 19) about
+ * 3 KiB, which then arrives in pieces. Not smaller: lws reads no more than
+ * this per recv, and a refused oversized message is read to its end (in
+ * 128-byte reads, 8,000 of them for 1 MiB).
  */
-#define SESSION_RX_CHUNK 512
+#define SESSION_RX_CHUNK 256
+/*
+ * The most lws sends in one call. Without it lws cuts every send to
+ * SESSION_RX_CHUNK and keeps the rest for a WRITEABLE callback, which would
+ * put a full board (any turn's batch longer than that) on the slow way.
+ */
+#define SESSION_TX_CHUNK (64 * 1024)
 /* Memory a session's unsent messages may hold; more: it is dropped. */
 #define SESSION_MAX_QUEUED (1024 * 1024)
 
