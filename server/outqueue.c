@@ -4,9 +4,10 @@
 #include "outqueue.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
-#define OUTQUEUE_INITIAL 8   /* ring entries at the first push */
+#define OUTQUEUE_FIRST_RING 8 /* entries of the first allocated ring */
 #define OUTBUF_POOL_MAX 4096 /* unused small buffers kept */
 #define MALLOC_OVERHEAD 16   /* glibc's header and rounding, about */
 
@@ -66,25 +67,35 @@ void outbuf_pool_release(void)
 
 void outqueue_init(struct outqueue *queue)
 {
-	queue->ring = NULL;
+	queue->ring = queue->small;
 	queue->head = 0;
 	queue->count = 0;
-	queue->cap = 0;
+	queue->cap = OUTQUEUE_INLINE;
 	queue->cost = 0;
+}
+
+/* Allocated rings start larger than the small one. */
+static bool outqueue_allocated(const struct outqueue *queue)
+{
+	return queue->cap > OUTQUEUE_INLINE;
 }
 
 /* Doubles the ring, keeping the entries in order. */
 static int outqueue_grow(struct outqueue *queue)
 {
-	unsigned int cap = queue->cap ? queue->cap * 2 : OUTQUEUE_INITIAL;
+	unsigned int cap = outqueue_allocated(queue) ? queue->cap * 2
+						    : OUTQUEUE_FIRST_RING;
 	struct outentry *ring = malloc(cap * sizeof(*ring));
 
 	if (!ring)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < queue->count; i++)
 		ring[i] = queue->ring[(queue->head + i) & (queue->cap - 1)];
-	free(queue->ring);
-	queue->cost += (cap - queue->cap) * sizeof(*ring);
+	if (outqueue_allocated(queue)) {
+		free(queue->ring);
+		queue->cost -= queue->cap * sizeof(*ring);
+	}
+	queue->cost += cap * sizeof(*ring);
 	queue->ring = ring;
 	queue->head = 0;
 	queue->cap = cap;
@@ -121,12 +132,14 @@ void outqueue_pop(struct outqueue *queue)
 	outbuf_put(entry->buf);
 	queue->head = (queue->head + 1) & (queue->cap - 1);
 	queue->count--;
+	if (!queue->count && outqueue_allocated(queue)) {
+		free(queue->ring);
+		outqueue_init(queue);
+	}
 }
 
 void outqueue_release(struct outqueue *queue)
 {
 	while (queue->count)
 		outqueue_pop(queue);
-	free(queue->ring);
-	outqueue_init(queue);
 }

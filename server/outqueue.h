@@ -56,14 +56,23 @@ struct outentry {
 	uint64_t batch;	    /* held until this store batch commits */
 };
 
-/* One of these per connection: FIFO of messages not yet written. */
+#define OUTQUEUE_INLINE 2 /* entries a queue holds without an allocation */
+
+/*
+ * One of these per connection: FIFO of messages not yet written. A turn
+ * rarely gives a connection more than two messages: those fit in the
+ * queue itself, and a larger ring is allocated only while more wait (it
+ * is freed when the queue drains, so an idle connection holds none).
+ * The ring may point into the queue: a queue is never copied or moved.
+ */
 struct outqueue {
-	struct outentry *ring; /* cap entries; NULL until the first push */
+	struct outentry *ring; /* cap entries: small, or allocated */
 	unsigned int head;     /* index of the oldest entry */
 	unsigned int count;    /* entries queued */
 	unsigned int cap;      /* a power of two */
-	size_t cost;	       /* memory held: the ring and, whole (also when
-				* shared), every queued buffer */
+	size_t cost;	       /* memory held: an allocated ring and, whole
+				* (also when shared), every queued buffer */
+	struct outentry small[OUTQUEUE_INLINE]; /* the ring while it fits */
 };
 
 void outqueue_init(struct outqueue *queue);
