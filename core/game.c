@@ -3,25 +3,51 @@
  */
 #include "game.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 int game_init(struct game *game, int size, enum rule rule,
 	      enum full_board full_board)
 {
 	struct board board;
+	uint16_t *history;
 	int err;
 
 	err = board_init(&board, size);
 	if (err)
 		return err;
+	history = calloc((size_t)size * (size_t)size, sizeof(*history));
+	if (!history)
+		return -ENOMEM;
 	memset(game, 0, sizeof(*game));
 	game->board = board;
+	game->history = history;
 	game->rule = rule;
 	game->full_board = full_board;
 	game->to_move = ROLE_FRONT;
 	game->last_mover = ROLE_NONE;
 	game->winner = WINNER_NONE;
 	game->reason = REASON_NONE;
+	return 0;
+}
+
+void game_release(struct game *game)
+{
+	free(game->history);
+	game->history = NULL;
+}
+
+int game_copy(struct game *copy, const struct game *game)
+{
+	size_t cells = (size_t)game->board.size * (size_t)game->board.size;
+	uint16_t *history = malloc(cells * sizeof(*history));
+
+	if (!history)
+		return -ENOMEM;
+	memcpy(history, game->history, cells * sizeof(*history));
+	*copy = *game;
+	copy->history = history;
 	return 0;
 }
 

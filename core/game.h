@@ -2,7 +2,9 @@
  * game.h - the state machine of one room's game.
  *
  * Front moves first, then strictly alternating, until a five, a full board
- * or a forfeit ends it. Pure logic; a struct game is a plain value.
+ * or a forfeit ends it. Pure logic. A struct game owns the list of its
+ * moves, sized to its board (a 15 x 15 game does not carry room for
+ * 25 x 25): game_release() frees it, and a game is not copied by value.
  */
 #ifndef GOMOKU_GAME_H
 #define GOMOKU_GAME_H
@@ -43,9 +45,8 @@ struct game {
 	enum full_board full_board; /* what a full board means */
 	enum role to_move;	    /* side to move; ROLE_NONE once over */
 	int moves_played;	    /* accepted moves so far */
-	uint16_t history[BOARD_MAX_CELLS]; /* board_index() of
-					    * each move in order; front
-					    * played the even ones */
+	uint16_t *history; /* board_index() of each move in order, room
+			    * for size * size; front played the even ones */
 	struct cell last_move;		   /* valid when moves_played > 0 */
 	enum role last_mover;		   /* who played last_move */
 	enum game_winner winner;	   /* WINNER_NONE while playing */
@@ -53,9 +54,21 @@ struct game {
 	struct win_line line; /* the five, when reason is REASON_FIVE */
 };
 
-/* 0, or -EINVAL for a board size out of range. Front is to move. */
+/*
+ * 0, -EINVAL for a board size out of range, or -ENOMEM; on 0 the game
+ * holds memory until game_release(). Front is to move.
+ */
 int game_init(struct game *game, int size, enum rule rule,
 	      enum full_board full_board);
+
+/* Frees what game_init() took; the game must be initialised again. */
+void game_release(struct game *game);
+
+/*
+ * Makes copy an independent copy of game (its own list of moves): 0, or
+ * -ENOMEM with copy untouched. Release both.
+ */
+int game_copy(struct game *copy, const struct game *game);
 
 /* True once the game has a winner (or a draw). */
 bool game_is_over(const struct game *game);

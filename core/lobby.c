@@ -252,7 +252,7 @@ struct lobby_player *lobby_connect(struct lobby *lobby, const char *uid,
 		return NULL;
 	/* Allocate the room up front: matching then cannot fail halfway. */
 	if (!list_is_empty(&lobby->queue)) {
-		room = malloc(sizeof(*room));
+		room = room_alloc(lobby);
 		if (!room) {
 			free(player);
 			return NULL;

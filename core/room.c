@@ -117,9 +117,24 @@ static void room_seat(struct lobby_room *room, struct lobby_player *player,
 	room->seats[role] = player;
 }
 
+struct lobby_room *room_alloc(const struct lobby *lobby)
+{
+	struct lobby_room *room = calloc(1, sizeof(*room));
+
+	if (!room)
+		return NULL;
+	/* The config was checked by lobby_init(): only memory can fail. */
+	if (game_init(&room->game, lobby->config.board_size, lobby->config.rule,
+		      lobby->config.full_board)) {
+		free(room);
+		return NULL;
+	}
+	return room;
+}
+
 /*
- * Gives a new (zeroed) room its id, from 16 random bytes, and a fresh
- * game; returns one more random byte, the coin that picks the sides.
+ * Gives a room from room_alloc() its id, from 16 random bytes; returns one
+ * more random byte, the coin that picks the sides.
  */
 static uint8_t room_init(struct lobby *lobby, struct lobby_room *room)
 {
@@ -129,9 +144,6 @@ static uint8_t room_init(struct lobby *lobby, struct lobby_room *room)
 	lobby->random.fill(lobby->random.ctx, bytes, sizeof(bytes));
 	lobby->random.fill(lobby->random.ctx, &coin, sizeof(coin));
 	identity_format_uuid(bytes, room->id);
-	/* The config was checked by lobby_init(): this cannot fail. */
-	game_init(&room->game, lobby->config.board_size, lobby->config.rule,
-		  lobby->config.full_board);
 	return coin;
 }
 
@@ -156,7 +168,6 @@ void room_match(struct lobby *lobby, struct lobby_room *room,
 {
 	uint8_t coin;
 
-	memset(room, 0, sizeof(*room));
 	coin = room_init(lobby, room);
 	room_seat(room, first, (coin & 1) == 0 ? ROLE_FRONT : ROLE_BACK);
 	room_seat(room, second, (coin & 1) == 0 ? ROLE_BACK : ROLE_FRONT);
@@ -178,7 +189,7 @@ int room_open_ai(struct lobby *lobby, struct lobby_player *player,
 {
 	int cells = lobby->config.board_size * lobby->config.board_size;
 	struct lobby_player *engine = calloc(1, sizeof(*engine));
-	struct lobby_room *room = calloc(1, sizeof(*room));
+	struct lobby_room *room = room_alloc(lobby);
 	uint8_t coin;
 
 	if (room)
@@ -186,8 +197,7 @@ int room_open_ai(struct lobby *lobby, struct lobby_player *player,
 	if (!engine || !room || !room->redo) {
 		free(engine);
 		if (room)
-			free(room->redo);
-		free(room);
+			room_free(room);
 		return -ENOMEM;
 	}
 	coin = room_init(lobby, room);
@@ -274,6 +284,7 @@ static void room_offer_lapse(struct lobby *lobby, struct lobby_room *room,
 
 void room_free(struct lobby_room *room)
 {
+	game_release(&room->game);
 	free(room->redo);
 	free(room);
 }

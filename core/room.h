@@ -36,9 +36,16 @@ void room_record(struct lobby *lobby, enum lobby_record type,
 		 const struct lobby_room *room);
 
 /*
+ * An empty room with a fresh game of the lobby's size and rule, for
+ * room_match(); NULL on out of memory. room_free() frees it.
+ */
+struct lobby_room *room_alloc(const struct lobby *lobby);
+
+/*
  * Pairs first (who queued first) and second, taken out of the queue by
- * the caller, into room (allocated by the caller, so that this cannot
- * fail halfway): a random id, random sides, a fresh game; both get role.
+ * the caller, into room (from room_alloc(), made before the queue was
+ * touched, so that this cannot fail halfway): a random id, random sides;
+ * both get role.
  */
 void room_match(struct lobby *lobby, struct lobby_room *room,
 		struct lobby_player *first, struct lobby_player *second,

@@ -141,26 +141,21 @@ static int opening_play(struct game *game, uint32_t seed, int index)
 	return placed == stones ? 0 : -EINVAL;
 }
 
-/*
- * Plays one game from opening index with the measured level as role.
- * Returns the winner, or WINNER_NONE on an engine error.
- */
-static enum game_winner game_run(const struct bench_options *options,
-				 struct engine *measured,
-				 struct engine *opponent, int index,
-				 enum role role, struct bench_times *times)
+/* game_run() on game, initialised by the caller. */
+static enum game_winner game_run_on(const struct bench_options *options,
+				    struct engine *measured,
+				    struct engine *opponent, int index,
+				    enum role role, struct bench_times *times,
+				    struct game *game)
 {
-	struct game game;
-
-	game_init(&game, options->size, options->rule, FULL_BOARD_DRAW);
-	if (opening_play(&game, options->seed, index))
+	if (opening_play(game, options->seed, index))
 		return WINNER_NONE;
-	while (!game_is_over(&game)) {
+	while (!game_is_over(game)) {
 		struct engine_limits limits = {
 			.seed = options->seed + (uint32_t)index,
 		};
 		struct engine_result result;
-		bool ours = game.to_move == role;
+		bool ours = game->to_move == role;
 		double wall = 0, cpu = 0;
 		int err;
 
@@ -175,8 +170,8 @@ static enum game_winner game_run(const struct bench_options *options,
 			wall = clock_ms(CLOCK_MONOTONIC);
 			cpu = clock_ms(CLOCK_THREAD_CPUTIME_ID);
 		}
-		err = engine_choose(ours ? measured : opponent, &game.board,
-				    game.to_move, options->rule,
+		err = engine_choose(ours ? measured : opponent, &game->board,
+				    game->to_move, options->rule,
 				    ours ? options->level : options->against,
 				    &limits, &result);
 		if (err)
@@ -190,7 +185,7 @@ static enum game_winner game_run(const struct bench_options *options,
 			if (times_add(times, wall, cpu, result.nodes))
 				return WINNER_NONE;
 		}
-		if (game_play(&game, game.to_move, result.x, result.y) !=
+		if (game_play(game, game->to_move, result.x, result.y) !=
 		    MOVE_OK) {
 			fprintf(stderr, "game %d: illegal move (%d, %d)\n",
 				index, result.x, result.y);
@@ -200,8 +195,28 @@ static enum game_winner game_run(const struct bench_options *options,
 	if (options->verbose)
 		printf("opening %3d, %s as %-5s: %s after %d moves\n", index,
 		       engine_level_name(options->level), role_name(role),
-		       game_winner_name(game.winner), game.moves_played);
-	return game.winner;
+		       game_winner_name(game->winner), game->moves_played);
+	return game->winner;
+}
+
+/*
+ * Plays one game from opening index with the measured level as role.
+ * Returns the winner, or WINNER_NONE on an engine error.
+ */
+static enum game_winner game_run(const struct bench_options *options,
+				 struct engine *measured,
+				 struct engine *opponent, int index,
+				 enum role role, struct bench_times *times)
+{
+	struct game game;
+	enum game_winner winner;
+
+	if (game_init(&game, options->size, options->rule, FULL_BOARD_DRAW))
+		return WINNER_NONE;
+	winner = game_run_on(options, measured, opponent, index, role, times,
+			     &game);
+	game_release(&game);
+	return winner;
 }
 
 static int compare_doubles(const void *a, const void *b)

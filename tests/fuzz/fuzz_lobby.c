@@ -763,8 +763,9 @@ static void fuzz_request(struct lobby_player *player, const struct request *req)
 	int x = req->x, y = req->y;
 
 	if (player->state == PLAYER_PLAYING) {
-		before = *game;
-		expected = *game;
+		fuzz_check(!game_copy(&before, game) &&
+				   !game_copy(&expected, game),
+			   "out of memory");
 		if (req->type == REQUEST_BOARD) {
 			result = game_find_board_move(&expected, player->role,
 						      req->cells, &x, &y);
@@ -785,9 +786,12 @@ static void fuzz_request(struct lobby_player *player, const struct request *req)
 		fuzz_check(fuzz.event_count == 1, "a refusal reached others");
 		fuzz_check(!memcmp(&stats, &fuzz.lobby.stats, sizeof(stats)),
 			   "a refusal changed the stats");
-		if (game)
+		if (game) {
 			fuzz_check(fuzz_same_game(&before, game),
 				   "a refusal changed the game");
+			game_release(&before);
+			game_release(&expected);
+		}
 		return;
 	}
 	fuzz_check(fuzz_same_game(&expected, game),
@@ -802,6 +806,8 @@ static void fuzz_request(struct lobby_player *player, const struct request *req)
 		fuzz_check(!fuzz.events[0].resume,
 			   "a move's board is marked resume");
 	}
+	game_release(&before);
+	game_release(&expected);
 }
 
 /* A coordinate: on the board for most bytes, else just off it or far. */
@@ -1024,6 +1030,7 @@ static void fuzz_op_restore(void)
 	room = lobby_restore(&fuzz.lobby, &saved, fuzz.now);
 	fuzz_check(fuzz.event_count == 0, "restore sent events");
 	if (!valid) {
+		game_release(&replay);
 		fuzz_check(!room, "an invalid saved game was restored");
 		fuzz_check(!memcmp(&stats, &fuzz.lobby.stats, sizeof(stats)),
 			   "a refused restore changed the stats");
@@ -1035,6 +1042,7 @@ static void fuzz_op_restore(void)
 		   "restored room id %s", room->id);
 	fuzz_check(fuzz_same_game(&room->game, &replay),
 		   "the restored game is not the replayed one");
+	game_release(&replay);
 	for (u = ROLE_FRONT; u <= ROLE_BACK; u++) {
 		const struct lobby_player *seat = room->seats[u];
 

@@ -499,6 +499,7 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 	buffer = protocol_encode(&ev, headroom, &len);
 	if (type == EVENT_REPLACED) {
 		fuzz_check(!buffer, "replaced was encoded");
+		game_release(&game);
 		return;
 	}
 	fuzz_check(buffer != NULL, "event %d could not be encoded", type);
@@ -589,6 +590,7 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 	}
 	cJSON_Delete(root);
 	free(buffer);
+	game_release(&game);
 }
 
 /*
@@ -651,6 +653,7 @@ static void fuzz_write_board(struct fuzz_reader *in)
 		   "the board was written into %zu bytes", shrink);
 	free(other);
 	free(text);
+	game_release(&game);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

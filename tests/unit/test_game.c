@@ -109,6 +109,7 @@ static void init_puts_front_to_move_on_an_empty_board(void **state)
 	expect_enum(game.winner, WINNER_NONE, winner_name);
 	expect_enum(game.reason, REASON_NONE, reason_name);
 	assert_false(game_is_over(&game));
+	game_release(&game);
 }
 
 static void init_refuses_a_board_size_out_of_range(void **state)
@@ -138,6 +139,7 @@ static void front_moves_first_then_the_sides_alternate(void **state)
 	expect_int(board_get(&game.board, 7, 7), ROLE_FRONT);
 	expect_int(board_get(&game.board, 8, 8), ROLE_BACK);
 	expect_int(board_get(&game.board, 6, 6), ROLE_FRONT);
+	game_release(&game);
 }
 
 static void a_move_records_the_last_move_and_its_mover(void **state)
@@ -154,6 +156,7 @@ static void a_move_records_the_last_move_and_its_mover(void **state)
 	expect_int(game.last_move.x, 14);
 	expect_int(game.last_move.y, 0);
 	expect_int(game.last_mover, ROLE_BACK);
+	game_release(&game);
 }
 
 static void back_cannot_move_first(void **state)
@@ -164,6 +167,7 @@ static void back_cannot_move_first(void **state)
 	game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_BACK);
 	expect_result(game_play(&game, ROLE_BACK, 7, 7), MOVE_NOT_YOUR_TURN);
 	expect_result(game_play(&game, ROLE_NONE, 7, 7), MOVE_NOT_YOUR_TURN);
+	game_release(&game);
 }
 
 static void a_side_cannot_move_twice_in_a_row(void **state)
@@ -174,6 +178,7 @@ static void a_side_cannot_move_twice_in_a_row(void **state)
 	game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_BACK);
 	game_play(&game, ROLE_FRONT, 7, 7);
 	expect_result(game_play(&game, ROLE_FRONT, 8, 8), MOVE_NOT_YOUR_TURN);
+	game_release(&game);
 }
 
 static void a_move_off_the_board_is_out_of_range(void **state)
@@ -197,6 +202,7 @@ static void a_move_off_the_board_is_out_of_range(void **state)
 				 off[i].x, off[i].y, move_result_name(result));
 	}
 	expect_result(game_play(&game, ROLE_FRONT, 14, 14), MOVE_OK);
+	game_release(&game);
 }
 
 static void a_move_on_a_stone_is_occupied(void **state)
@@ -210,6 +216,7 @@ static void a_move_on_a_stone_is_occupied(void **state)
 	game_play(&game, ROLE_BACK, 8, 7);
 	expect_result(game_play(&game, ROLE_FRONT, 8, 7), MOVE_OCCUPIED);
 	expect_result(game_play(&game, ROLE_FRONT, 7, 7), MOVE_OCCUPIED);
+	game_release(&game);
 }
 
 static void the_turn_is_checked_before_the_range_and_the_cell(void **state)
@@ -221,6 +228,7 @@ static void the_turn_is_checked_before_the_range_and_the_cell(void **state)
 	game_play(&game, ROLE_FRONT, 7, 7);
 	expect_result(game_play(&game, ROLE_FRONT, 99, 99), MOVE_NOT_YOUR_TURN);
 	expect_result(game_play(&game, ROLE_FRONT, 7, 7), MOVE_NOT_YOUR_TURN);
+	game_release(&game);
 }
 
 static void a_refused_move_changes_nothing(void **state)
@@ -236,6 +244,7 @@ static void a_refused_move_changes_nothing(void **state)
 	game_play(&game, ROLE_BACK, -1, 3);
 	game_play(&game, ROLE_NONE, 1, 1);
 	assert_memory_equal(&game, &before, sizeof(game));
+	game_release(&game);
 }
 
 static void the_history_lists_every_move_as_a_flat_index_in_order(void **state)
@@ -257,6 +266,7 @@ static void the_history_lists_every_move_as_a_flat_index_in_order(void **state)
 		if (game.history[i] != moves[i].y * 15 + moves[i].x)
 			fail_msg("history[%zu]: expected %d, got %u", i,
 				 moves[i].y * 15 + moves[i].x, game.history[i]);
+	game_release(&game);
 }
 
 static void a_refused_move_or_a_forfeit_adds_nothing_to_history(void **state)
@@ -274,6 +284,7 @@ static void a_refused_move_or_a_forfeit_adds_nothing_to_history(void **state)
 	expect_int(game.moves_played, 1);
 	expect_int(game.history[0], 7 * 15 + 7);
 	expect_int(game.history[1], 0);
+	game_release(&game);
 }
 
 static void the_history_of_a_full_board_holds_every_cell_once(void **state)
@@ -297,6 +308,7 @@ static void the_history_of_a_full_board_holds_every_cell_once(void **state)
 			fail_msg("history[%d] = %u holds the other side", i,
 				 game.history[i]);
 	}
+	game_release(&game);
 }
 
 static void front_wins_with_five_in_a_row(void **state)
@@ -321,6 +333,7 @@ static void front_wins_with_five_in_a_row(void **state)
 		expect_int(game.line.cells[i].x, 3 + i);
 		expect_int(game.line.cells[i].y, 5);
 	}
+	game_release(&game);
 }
 
 static void back_wins_with_five_in_a_column(void **state)
@@ -345,6 +358,7 @@ static void back_wins_with_five_in_a_column(void **state)
 	expect_int(game.line.cells[0].y, 9);
 	expect_int(game.line.cells[4].y, 13);
 	expect_int(game.last_mover, ROLE_BACK);
+	game_release(&game);
 }
 
 static void a_full_board_without_five_goes_to_back_by_default(void **state)
@@ -360,6 +374,7 @@ static void a_full_board_without_five_goes_to_back_by_default(void **state)
 	expect_enum(game.reason, REASON_FULL, reason_name);
 	expect_int(game.to_move, ROLE_NONE);
 	expect_int(game.moves_played, 25);
+	game_release(&game);
 }
 
 static void a_full_board_without_five_is_a_draw_when_so_configured(void **state)
@@ -372,6 +387,7 @@ static void a_full_board_without_five_is_a_draw_when_so_configured(void **state)
 	expect_enum(game.winner, WINNER_DRAW, winner_name);
 	expect_enum(game.reason, REASON_FULL, reason_name);
 	expect_int(game.to_move, ROLE_NONE);
+	game_release(&game);
 }
 
 static void a_five_on_the_last_empty_cell_wins_rather_than_fills(void **state)
@@ -384,6 +400,7 @@ static void a_five_on_the_last_empty_cell_wins_rather_than_fills(void **state)
 	assert_true(board_is_full(&game.board));
 	expect_enum(game.winner, WINNER_FRONT, winner_name);
 	expect_enum(game.reason, REASON_FIVE, reason_name);
+	game_release(&game);
 }
 
 static void every_move_after_the_game_is_over_is_refused(void **state)
@@ -405,6 +422,7 @@ static void every_move_after_the_game_is_over_is_refused(void **state)
 	expect_result(game_play(&game, ROLE_BACK, -1, 99), MOVE_GAME_OVER);
 	expect_result(game_play(&game, ROLE_BACK, 0, 0), MOVE_GAME_OVER);
 	assert_memory_equal(&game, &before, sizeof(game));
+	game_release(&game);
 }
 
 static void forfeit_gives_a_live_game_to_the_other_side(void **state)
@@ -421,9 +439,11 @@ static void forfeit_gives_a_live_game_to_the_other_side(void **state)
 	expect_int(game.to_move, ROLE_NONE);
 	expect_result(game_play(&game, ROLE_BACK, 8, 8), MOVE_GAME_OVER);
 
+	game_release(&game);
 	game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_BACK);
 	game_forfeit(&game, ROLE_BACK);
 	expect_enum(game.winner, WINNER_FRONT, winner_name);
+	game_release(&game);
 }
 
 static void forfeit_after_the_game_is_over_changes_nothing(void **state)
@@ -443,6 +463,7 @@ static void forfeit_after_the_game_is_over_changes_nothing(void **state)
 	assert_memory_equal(&game, &before, sizeof(game));
 	expect_enum(game.winner, WINNER_FRONT, winner_name);
 	expect_enum(game.reason, REASON_FIVE, reason_name);
+	game_release(&game);
 }
 
 static void winner_and_reason_names_are_the_protocol_words(void **state)
@@ -482,6 +503,7 @@ static void board_move_finds_the_one_new_stone(void **state)
 	expect_int(x, 12);
 	expect_int(y, 3);
 	assert_memory_equal(&game, &before, sizeof(game));
+	game_release(&game);
 }
 
 static void board_move_finds_the_first_and_the_last_cell(void **state)
@@ -503,6 +525,7 @@ static void board_move_finds_the_first_and_the_last_cell(void **state)
 		      MOVE_OK);
 	expect_int(x, 15);
 	expect_int(y, 15);
+	game_release(&game);
 }
 
 static void board_move_with_no_change_is_a_bad_board(void **state)
@@ -515,6 +538,7 @@ static void board_move_with_no_change_is_a_bad_board(void **state)
 	two_moves_in(&game, cells);
 	expect_result(game_find_board_move(&game, ROLE_FRONT, cells, &x, &y),
 		      MOVE_BAD_BOARD);
+	game_release(&game);
 }
 
 static void board_move_with_two_new_stones_is_a_bad_board(void **state)
@@ -529,6 +553,7 @@ static void board_move_with_two_new_stones_is_a_bad_board(void **state)
 	cells[1] = ROLE_FRONT;
 	expect_result(game_find_board_move(&game, ROLE_FRONT, cells, &x, &y),
 		      MOVE_BAD_BOARD);
+	game_release(&game);
 }
 
 static void board_move_in_the_wrong_colour_is_a_bad_board(void **state)
@@ -545,6 +570,7 @@ static void board_move_in_the_wrong_colour_is_a_bad_board(void **state)
 	cells[1] = ROLE_FRONT;
 	expect_result(game_find_board_move(&game, ROLE_FRONT, cells, &x, &y),
 		      MOVE_BAD_BOARD);
+	game_release(&game);
 }
 
 static void board_move_with_a_stone_removed_is_bad_board(void **state)
@@ -559,6 +585,7 @@ static void board_move_with_a_stone_removed_is_bad_board(void **state)
 	cells[0] = ROLE_FRONT;
 	expect_result(game_find_board_move(&game, ROLE_FRONT, cells, &x, &y),
 		      MOVE_BAD_BOARD);
+	game_release(&game);
 }
 
 static void board_move_onto_the_opponent_stone_is_occupied(void **state)
@@ -572,6 +599,7 @@ static void board_move_onto_the_opponent_stone_is_occupied(void **state)
 	cells[8 * 15 + 8] = ROLE_FRONT;
 	expect_result(game_find_board_move(&game, ROLE_FRONT, cells, &x, &y),
 		      MOVE_OCCUPIED);
+	game_release(&game);
 }
 
 static void board_move_with_a_value_beyond_back_is_a_bad_board(void **state)
@@ -589,6 +617,7 @@ static void board_move_with_a_value_beyond_back_is_a_bad_board(void **state)
 	cells[200] = 255;
 	expect_result(game_find_board_move(&game, ROLE_FRONT, cells, &x, &y),
 		      MOVE_BAD_BOARD);
+	game_release(&game);
 }
 
 static void board_move_out_of_turn_is_not_your_turn(void **state)
@@ -606,6 +635,7 @@ static void board_move_out_of_turn_is_not_your_turn(void **state)
 	cells[0] = 7;
 	expect_result(game_find_board_move(&game, ROLE_BACK, cells, &x, &y),
 		      MOVE_NOT_YOUR_TURN);
+	game_release(&game);
 }
 
 static void board_move_after_the_game_is_over_is_game_over(void **state)
@@ -622,6 +652,7 @@ static void board_move_after_the_game_is_over_is_game_over(void **state)
 		      MOVE_GAME_OVER);
 	expect_result(game_find_board_move(&game, ROLE_BACK, cells, &x, &y),
 		      MOVE_GAME_OVER);
+	game_release(&game);
 }
 
 static void undo_takes_back_the_last_move_and_gives_the_turn_back(void **state)
@@ -652,6 +683,7 @@ static void undo_takes_back_the_last_move_and_gives_the_turn_back(void **state)
 	expect_int(game.board.stones, 0);
 	/* the same cell can be played again */
 	assert_int_equal(game_play(&game, ROLE_FRONT, 7, 7), MOVE_OK);
+	game_release(&game);
 }
 
 static void undo_refuses_a_finished_game(void **state)
@@ -672,6 +704,7 @@ static void undo_refuses_a_finished_game(void **state)
 	assert_true(game_is_over(&game));
 	assert_false(game_undo(&game, &cell, &mover));
 	expect_int(game.moves_played, 9);
+	game_release(&game);
 }
 
 int main(void)

@@ -219,6 +219,7 @@ static void encodes_a_takeback_board_with_content_and_undo(void **state)
 	expect_str(member_string(undo, "role"), "back");
 	assert_null(cJSON_GetObjectItemCaseSensitive(root, "move"));
 	cJSON_Delete(root);
+	game_release(&game);
 }
 
 static void encodes_role_without_opponent_when_the_name_is_empty(void **state)
@@ -278,6 +279,7 @@ static void encodes_board_before_any_move_with_front_to_move(void **state)
 	assert_null(cJSON_GetObjectItemCaseSensitive(root, "move"));
 	expect_int(member_number(root, "moves"), 0);
 	cJSON_Delete(root);
+	game_release(&game);
 }
 
 static void encodes_board_with_content_next_side_move_and_count(void **state)
@@ -312,6 +314,7 @@ static void encodes_board_with_content_next_side_move_and_count(void **state)
 	expect_int(member_number(root, "moves"), 3);
 	expect_int(member_count(root), 5);
 	cJSON_Delete(root);
+	game_release(&game);
 }
 
 static void encodes_board_after_a_win_with_the_other_side_next(void **state)
@@ -334,6 +337,7 @@ static void encodes_board_after_a_win_with_the_other_side_next(void **state)
 	expect_str(member_string(root, "role"), "back");
 	expect_int(member_number(root, "moves"), 9);
 	cJSON_Delete(root);
+	game_release(&game);
 }
 
 static void encodes_winner_by_five_with_the_line(void **state)
@@ -369,6 +373,7 @@ static void encodes_winner_by_five_with_the_line(void **state)
 		i++;
 	}
 	cJSON_Delete(root);
+	game_release(&game);
 }
 
 static void encodes_winner_by_full_board_or_forfeit_without_line(void **state)
@@ -389,6 +394,7 @@ static void encodes_winner_by_full_board_or_forfeit_without_line(void **state)
 	expect_int(member_count(root), 3);
 	cJSON_Delete(root);
 
+	game_release(&game);
 	game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_BACK);
 	game_forfeit(&game, ROLE_BACK);
 	root = encode(&ev, 0);
@@ -396,6 +402,7 @@ static void encodes_winner_by_full_board_or_forfeit_without_line(void **state)
 	expect_str(member_string(root, "reason"), "forfeit");
 	assert_null(cJSON_GetObjectItemCaseSensitive(root, "line"));
 	cJSON_Delete(root);
+	game_release(&game);
 }
 
 static void encodes_disconnect_with_its_text(void **state)
