@@ -54,16 +54,13 @@ bool identity_check_uid(const char *uid, char out[UID_LEN + 1])
 	return true;
 }
 
-void identity_format_uuid(const uint8_t bytes[16], char out[UID_LEN + 1])
+/* Writes uuid in canonical form, lower case. */
+static void identity_format(const uint8_t uuid[16], char out[UID_LEN + 1])
 {
 	static const char digits[] = "0123456789abcdef";
-	uint8_t uuid[16];
 	int byte = 0;
 	int i = 0;
 
-	memcpy(uuid, bytes, sizeof(uuid));
-	uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x40); /* version 4 */
-	uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80); /* RFC 4122 variant */
 	while (i < UID_LEN) {
 		if (identity_uuid_dash_at(i)) {
 			out[i++] = '-';
@@ -74,6 +71,29 @@ void identity_format_uuid(const uint8_t bytes[16], char out[UID_LEN + 1])
 		byte++;
 	}
 	out[UID_LEN] = '\0';
+}
+
+void identity_format_uuid(const uint8_t bytes[16], char out[UID_LEN + 1])
+{
+	uint8_t uuid[16];
+
+	memcpy(uuid, bytes, sizeof(uuid));
+	uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x40); /* version 4 */
+	uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80); /* RFC 4122 variant */
+	identity_format(uuid, out);
+}
+
+void identity_format_room_id(uint64_t order, const uint8_t bytes[16],
+			     char out[UID_LEN + 1])
+{
+	uint8_t uuid[16];
+
+	memcpy(uuid, bytes, sizeof(uuid));
+	for (int i = 0; i < 6; i++)
+		uuid[i] = (uint8_t)(order >> (40 - 8 * i));
+	uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x80); /* version 8 */
+	uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80); /* RFC 9562 variant */
+	identity_format(uuid, out);
 }
 
 /* C0 controls, DEL and C1 controls. */

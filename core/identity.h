@@ -22,6 +22,17 @@ bool identity_check_uid(const char *uid, char out[UID_LEN + 1]);
 void identity_format_uuid(const uint8_t bytes[16], char out[UID_LEN + 1]);
 
 /*
+ * Formats a room id: a UUID of version 8 (a layout of our own, RFC 9562)
+ * whose first 48 bits are order, big-endian, and whose other 74 bits come
+ * from bytes. Ids made with a growing order sort in the order they were
+ * made, so that the database adds each new game at the end of its
+ * indexes rather than on a random page; 74 random bits keep them
+ * unguessable.
+ */
+void identity_format_room_id(uint64_t order, const uint8_t bytes[16],
+			     char out[UID_LEN + 1]);
+
+/*
  * Checks a display name: leading and trailing spaces trimmed, then 1 to
  * NAME_MAX_CHARS characters of valid UTF-8 with no control characters
  * (C0, DEL, C1). Writes the trimmed name to out; false when refused.

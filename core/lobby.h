@@ -117,7 +117,7 @@ struct lobby_player {
 
 /* One of these per pair of matched players. */
 struct lobby_room {
-	char id[UID_LEN + 1];			/* random UUID */
+	char id[UID_LEN + 1];			/* ordered UUID (room_init) */
 	struct game game;			/* the position */
 	struct lobby_player *seats[ROLE_COUNT]; /* indexed by enum role; NULL once
 					 * that player left */
@@ -166,7 +166,9 @@ struct lobby {
 	struct lobby_player **seats; /* uid hash table */
 	size_t seat_buckets;	     /* power of two */
 	struct lobby_stats stats;
-	bool paused; /* lobby_pause(): the journal cannot save */
+	bool paused;	    /* lobby_pause(): the journal cannot save */
+	uint64_t id_offset; /* room ids' order: the clock plus this */
+	bool id_offset_set; /* set by the first room */
 };
 
 /* 0, or -EINVAL for a bad config, -ENOMEM. */

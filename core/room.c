@@ -133,17 +133,30 @@ struct lobby_room *room_alloc(const struct lobby *lobby)
 }
 
 /*
- * Gives a room from room_alloc() its id, from 16 random bytes; returns one
- * more random byte, the coin that picks the sides.
+ * Gives a room from room_alloc() its id, opened at now_ms, from 16 random
+ * bytes; returns one more random byte, the coin that picks the sides.
+ * The id's order (identity_format_room_id()) is the lobby's clock plus an
+ * offset that makes the first room's order its own first six random
+ * bytes: ids sort in the order their rooms opened, and the clock (the
+ * machine's uptime) is not shown.
  */
-static uint8_t room_init(struct lobby *lobby, struct lobby_room *room)
+static uint8_t room_init(struct lobby *lobby, struct lobby_room *room,
+			 uint64_t now_ms)
 {
 	uint8_t bytes[16];
 	uint8_t coin;
 
 	lobby->random.fill(lobby->random.ctx, bytes, sizeof(bytes));
 	lobby->random.fill(lobby->random.ctx, &coin, sizeof(coin));
-	identity_format_uuid(bytes, room->id);
+	if (!lobby->id_offset_set) {
+		uint64_t first = 0;
+
+		for (int i = 0; i < 6; i++)
+			first = first << 8 | bytes[i];
+		lobby->id_offset = first - now_ms;
+		lobby->id_offset_set = true;
+	}
+	identity_format_room_id(lobby->id_offset + now_ms, bytes, room->id);
 	return coin;
 }
 
@@ -168,7 +181,7 @@ void room_match(struct lobby *lobby, struct lobby_room *room,
 {
 	uint8_t coin;
 
-	coin = room_init(lobby, room);
+	coin = room_init(lobby, room, now_ms);
 	room_seat(room, first, (coin & 1) == 0 ? ROLE_FRONT : ROLE_BACK);
 	room_seat(room, second, (coin & 1) == 0 ? ROLE_BACK : ROLE_FRONT);
 	room_opened(lobby, room, now_ms);
@@ -200,7 +213,7 @@ int room_open_ai(struct lobby *lobby, struct lobby_player *player,
 			room_free(room);
 		return -ENOMEM;
 	}
-	coin = room_init(lobby, room);
+	coin = room_init(lobby, room, now_ms);
 	/* No name: the client names the computer, in its own language. */
 	engine->ai = true;
 	engine->level = level;

@@ -178,8 +178,8 @@ static void ai_play(struct ai *ai, const struct lobby_ai_ticket *ticket,
 		return; /* the position changed since: a takeback, a leave */
 	if (err) {
 		ai->metrics->ai_failures++;
-		log_warn("engine failed in room " LOG_ID ": %s",
-			 LOG_ID_ARG(ticket->room_id),
+		log_warn("engine failed in room " LOG_ROOM ": %s",
+			 ticket->room_id,
 			 why ? why : "refused move");
 		hub_ai_forfeit(ai->hub, ticket);
 	}
@@ -287,8 +287,8 @@ static void ai_fail_later(struct ai *ai, struct lobby_room *room)
 	struct ai_job *job = calloc(1, sizeof(*job));
 
 	if (!job) {
-		log_error("out of memory: engine game " LOG_ID " waits",
-			  LOG_ID_ARG(room->id));
+		log_error("out of memory: engine game " LOG_ROOM " waits",
+			  room->id);
 		return;
 	}
 	lobby_ai_ticket(room, &job->ticket);

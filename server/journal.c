@@ -56,8 +56,8 @@ static void journal_record_engine_room(enum lobby_record type,
 {
 	if (type != RECORD_ROOM_OPENED)
 		return;
-	log_info("engine match room=" LOG_ID " uid=" LOG_ID " level=%s",
-		 LOG_ID_ARG(room->id),
+	log_info("engine match room=" LOG_ROOM " uid=" LOG_ID " level=%s",
+		 room->id,
 		 LOG_ID_ARG(room->seats[role_other(room->ai_role)]->uid),
 		 engine_level_name(room->seats[room->ai_role]->level));
 }
@@ -76,8 +76,8 @@ void journal_record(struct journal *journal, enum lobby_record type,
 	switch (type) {
 	case RECORD_ROOM_OPENED:
 		/* journalled with its first move: a game of none leaves none */
-		log_info("match room=" LOG_ID " front=" LOG_ID " back=" LOG_ID,
-			 LOG_ID_ARG(room->id),
+		log_info("match room=" LOG_ROOM " front=" LOG_ID " back=" LOG_ID,
+			 room->id,
 			 LOG_ID_ARG(room->seats[ROLE_FRONT]->uid),
 			 LOG_ID_ARG(room->seats[ROLE_BACK]->uid));
 		break;
@@ -89,16 +89,16 @@ void journal_record(struct journal *journal, enum lobby_record type,
 					(int64_t)(now_ms - room->opened_ms));
 		break;
 	case RECORD_GAME_OVER:
-		log_info("game over room=" LOG_ID
+		log_info("game over room=" LOG_ROOM
 			 " winner=%s reason=%s moves=%d",
-			 LOG_ID_ARG(room->id), game_winner_name(game->winner),
+			 room->id, game_winner_name(game->winner),
 			 game_reason_name(game->reason), game->moves_played);
 		if (store)
 			err = store_game_over(store, room, clock_unix_ms());
 		break;
 	case RECORD_TAKEBACK:
-		log_info("takeback room=" LOG_ID " moves=%d",
-			 LOG_ID_ARG(room->id), game->moves_played);
+		log_info("takeback room=" LOG_ROOM " moves=%d",
+			 room->id, game->moves_played);
 		if (store)
 			err = store_takeback(store, room);
 		break;

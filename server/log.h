@@ -3,17 +3,21 @@
  *
  * Lines look like "2026-11-21T16:40:00Z info connect uid=1a2b3c4d ...".
  * A uid is a bearer secret: a line shows only its first LOG_ID_CHARS
- * characters, and room ids are shortened alike, always through LOG_ID and
- * LOG_ID_ARG():
+ * characters, always through LOG_ID and LOG_ID_ARG():
  *
  *	log_info("connect uid=" LOG_ID " peer=%s", LOG_ID_ARG(uid), peer);
+ *
+ * A room id is no secret (/api/games/ID finds its game) and a line shows it
+ * whole, through LOG_ROOM: the first characters of ids of rooms opened
+ * about the same time are alike (identity_format_room_id()).
  */
 #ifndef GOMOKU_LOG_H
 #define GOMOKU_LOG_H
 
 #define LOG_ID_CHARS 8
-#define LOG_ID "%.*s" /* a uid's or room id's place in fmt */
+#define LOG_ID "%.*s" /* a uid's place in fmt */
 #define LOG_ID_ARG(id) LOG_ID_CHARS, (id) /* and its arguments */
+#define LOG_ROOM "%s"			  /* a room id's place in fmt */
 
 enum log_level {
 	LOG_ERROR,

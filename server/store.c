@@ -779,10 +779,10 @@ int store_commit(struct store *store)
 		rc = store_apply(store, &store->ops[i]);
 		if ((rc & 0xff) == SQLITE_CONSTRAINT) {
 			/* a write that can never succeed must not wedge them all */
-			log_error("database: write %d of game " LOG_ID
+			log_error("database: write %d of game " LOG_ROOM
 				  " refused: %s",
 				  (int)store->ops[i].type,
-				  LOG_ID_ARG(store->ops[i].id),
+				  store->ops[i].id,
 				  sqlite3_errmsg(store->db));
 			rc = SQLITE_OK;
 		}
@@ -993,9 +993,9 @@ static int store_restore_one(
 		ok = restore(ctx, &saved);
 	}
 	if (ok) {
-		log_warn("database: game " LOG_ID
+		log_warn("database: game " LOG_ROOM
 			 " cannot be resumed: closed as abandoned",
-			 LOG_ID_ARG(id));
+			 id);
 		/* its moves where a finished game's are */
 		if (read && store_write_moves(store, id, saved.board_size,
 					      moves, saved.moves_played))

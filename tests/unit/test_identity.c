@@ -120,6 +120,31 @@ static void format_uuid_sets_the_version_and_variant_bits(void **state)
 	expect_str(checked, out);
 }
 
+static void room_id_puts_the_order_first_and_sets_version_8(void **state)
+{
+	uint8_t zeros[16] = { 0 };
+	uint8_t ones[16];
+	char out[UID_LEN + 1];
+	char later[UID_LEN + 1];
+	char checked[UID_LEN + 1];
+
+	(void)state;
+	memset(ones, 0xff, sizeof(ones));
+	identity_format_room_id(0, ones, out);
+	expect_str(out, "00000000-0000-8fff-bfff-ffffffffffff");
+	identity_format_room_id(0x0123456789abULL, zeros, out);
+	expect_str(out, "01234567-89ab-8000-8000-000000000000");
+	/* only the low 48 bits of the order count */
+	identity_format_room_id(0xffff0123456789abULL, zeros, later);
+	expect_str(later, out);
+	/* a larger order sorts later, whatever the random bytes */
+	identity_format_room_id(0x0123456789acULL, zeros, later);
+	identity_format_room_id(0x0123456789abULL, ones, out);
+	assert_true(strcmp(out, later) < 0);
+	assert_true(identity_check_uid(out, checked));
+	expect_str(checked, out);
+}
+
 /* Checks that name is accepted as want. */
 #define expect_name(name, want)                                    \
 	do {                                                       \
@@ -254,6 +279,7 @@ int main(void)
 		cmocka_unit_test(check_uid_refuses_a_character_that_is_not_hex),
 		cmocka_unit_test(check_uid_refuses_dashes_in_the_wrong_places),
 		cmocka_unit_test(format_uuid_sets_the_version_and_variant_bits),
+		cmocka_unit_test(room_id_puts_the_order_first_and_sets_version_8),
 		cmocka_unit_test(check_name_accepts_a_plain_name),
 		cmocka_unit_test(check_name_trims_leading_and_trailing_spaces),
 		cmocka_unit_test(check_name_refuses_an_empty_or_blank_name),

@@ -165,14 +165,45 @@ static void room_ids_are_uuids_from_the_random_bytes(void **state)
 	join(f, 3, NULL);
 	expect_event(f, 2, 0, EVENT_ROLE);
 	expect_event(f, 3, 1, EVENT_ROLE);
-	expect_str(f->records[2].room, "11111111-1111-4111-9111-111111111111");
+	/* the first room's id: its random bytes, as a version 8 UUID */
+	expect_str(f->records[2].room, "11111111-1111-8111-9111-111111111111");
 	expect_str(f->records[3].room, f->records[2].room);
 	expect_event(f, 6, 2, EVENT_ROLE);
 	expect_event(f, 7, 3, EVENT_ROLE);
-	expect_str(f->records[6].room, "abababab-abab-4bab-abab-abababababab");
+	/* opened at the same time: the same order, the rest its own bytes */
+	expect_str(f->records[6].room, "11111111-1111-8bab-abab-abababababab");
 	expect_str(f->records[7].room, f->records[6].room);
 	assert_true(identity_check_uid(f->records[6].room, checked));
 	expect_str(checked, f->records[6].room);
+}
+
+static void room_ids_sort_in_the_order_their_rooms_opened(void **state)
+{
+	static const uint64_t opened[] = { 5, 6, 1006, 86400005 };
+	struct fixture *f = *state;
+	char previous[UID_LEN + 1] = "";
+
+	for (size_t i = 0; i < sizeof(opened) / sizeof(opened[0]); i++) {
+		/* random bytes that fall as i grows: only the order sorts */
+		script_match(f, (uint8_t)(0xf0 - 0x10 * i), 0);
+		lobby_connect(&f->lobby, f->uids[2 * i], NULL,
+			      conn(f, (int)(2 * i)), opened[i]);
+		forget_records(f);
+		lobby_connect(&f->lobby, f->uids[2 * i + 1], NULL,
+			      conn(f, (int)(2 * i + 1)), opened[i]);
+		/* waiting to the second, then role to both */
+		expect_event(f, 1, (int)(2 * i), EVENT_ROLE);
+		if (i == 0)
+			expect_str(f->records[1].room,
+				   "f0f0f0f0-f0f0-80f0-b0f0-f0f0f0f0f0f0");
+		if (strcmp(previous, f->records[1].room) >= 0)
+			fail_msg("room %zu's id %s does not sort after %s", i,
+				 f->records[1].room, previous);
+		strcpy(previous, f->records[1].room);
+		forget_records(f);
+	}
+	/* a day after the first: its order is 86,400,000 (ms) more */
+	expect_str(previous, "f0f0f617-4cf0-80c0-80c0-c0c0c0c0c0c0");
 }
 
 static void a_move_reaches_both_players_front_first(void **state)
@@ -496,6 +527,7 @@ int main(void)
 		lobby_test(an_odd_random_byte_makes_the_first_in_line_back),
 		lobby_test(role_names_the_opponent_and_never_its_uid),
 		lobby_test(room_ids_are_uuids_from_the_random_bytes),
+		lobby_test(room_ids_sort_in_the_order_their_rooms_opened),
 		lobby_test(a_move_reaches_both_players_front_first),
 		lobby_test(a_seed_form_board_is_played_as_a_move),
 		lobby_test(moves_in_one_room_never_reach_another_room),
