@@ -54,12 +54,22 @@ static int main_restore_game(void *ctx, const struct lobby_saved_game *saved)
 	return hub_restore(&srv->hub, saved);
 }
 
-/* The lobby's random source: getrandom(2). */
-static void main_random_fill(void *ctx, void *buf, size_t len)
-{
-	unsigned char *out = buf;
+/*
+ * The lobby's random source: getrandom(2), MAIN_RANDOM_POOL bytes at a
+ * time (a room draws 17; one system call each would be two per room).
+ * Bytes handed out are wiped from the pool. On the loop's thread only.
+ */
+#define MAIN_RANDOM_POOL 4096
+static struct {
+	unsigned char bytes[MAIN_RANDOM_POOL];
+	size_t left; /* unused bytes, at the end of bytes */
+} main_random;
 
-	(void)ctx;
+static void main_random_refill(void)
+{
+	unsigned char *out = main_random.bytes;
+	size_t len = sizeof(main_random.bytes);
+
 	while (len) {
 		ssize_t n = getrandom(out, len, 0);
 
@@ -71,6 +81,29 @@ static void main_random_fill(void *ctx, void *buf, size_t len)
 		}
 		out += n;
 		len -= (size_t)n;
+	}
+	main_random.left = sizeof(main_random.bytes);
+}
+
+static void main_random_fill(void *ctx, void *buf, size_t len)
+{
+	unsigned char *out = buf;
+
+	(void)ctx;
+	while (len) {
+		unsigned char *from;
+		size_t n;
+
+		if (!main_random.left)
+			main_random_refill();
+		n = len < main_random.left ? len : main_random.left;
+		from = main_random.bytes + sizeof(main_random.bytes) -
+		       main_random.left;
+		memcpy(out, from, n);
+		explicit_bzero(from, n);
+		main_random.left -= n;
+		out += n;
+		len -= n;
 	}
 }
 
