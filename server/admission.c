@@ -101,6 +101,14 @@ void admission_wsi_created(struct admission *admission, struct lws *wsi)
 	admission->metrics->tcp_connections++;
 }
 
+const char *admission_address(const struct admission *admission,
+			      const struct lws *wsi)
+{
+	const struct peer *peer = peers_find(&admission->peers, wsi);
+
+	return peer ? peer->address : "?";
+}
+
 void admission_wsi_destroyed(struct admission *admission, struct lws *wsi)
 {
 	struct peer *peer = peers_unlink(&admission->peers, wsi);

@@ -45,6 +45,14 @@ void admission_wsi_created(struct admission *admission, struct lws *wsi);
 void admission_wsi_destroyed(struct admission *admission, struct lws *wsi);
 
 /*
+ * The address of the socket of wsi (a connection's network wsi), as
+ * admission_accept() read it, valid until the wsi is destroyed; "?" when
+ * unknown.
+ */
+const char *admission_address(const struct admission *admission,
+			      const struct lws *wsi);
+
+/*
  * Behind a trusted proxy: counts one session from address, the entry to
  * give back with admission_forwarded_done(); NULL when address is over
  * --max-per-ip (counted, and logged) or out of memory.

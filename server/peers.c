@@ -53,7 +53,7 @@ void peers_release(struct peers *peers)
 }
 
 /* The chain of connection handle conn. */
-static struct peer_link **peers_link_bucket(struct peers *peers,
+static struct peer_link **peers_link_bucket(const struct peers *peers,
 					    const void *conn)
 {
 	uint64_t key = (uint64_t)(uintptr_t)conn;
@@ -76,6 +76,15 @@ int peers_link(struct peers *peers, const void *conn, struct peer *peer)
 	*bucket = link;
 	peers->links_count++;
 	return 0;
+}
+
+struct peer *peers_find(const struct peers *peers, const void *conn)
+{
+	struct peer_link *link = *peers_link_bucket(peers, conn);
+
+	while (link && link->conn != conn)
+		link = link->next;
+	return link ? link->peer : NULL;
 }
 
 struct peer *peers_unlink(struct peers *peers, const void *conn)

@@ -56,6 +56,9 @@ void peers_put(struct peers *peers, struct peer *peer);
 /* Remembers that connection conn was counted for peer. 0, or -ENOMEM. */
 int peers_link(struct peers *peers, const void *conn, struct peer *peer);
 
+/* The peer conn was counted for, or NULL. */
+struct peer *peers_find(const struct peers *peers, const void *conn);
+
 /* Forgets conn and returns its peer (NULL when it had none). */
 struct peer *peers_unlink(struct peers *peers, const void *conn);
 

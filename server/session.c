@@ -56,7 +56,8 @@ struct per_session_data__gomoku {
 	int close_code;		     /* close with this once out drains */
 	const char *close_reason;    /* static text for close_code */
 	char uid[UID_LEN + 1];	     /* the player's uid, for logs */
-	char peer[PEER_ADDRESS_MAX]; /* client address, for logs */
+	const char *peer;	     /* client address, for logs: the
+				      * admission's or peer_entry's text */
 };
 
 /* One of these per vhost, made at PROTOCOL_INIT. */
@@ -308,11 +309,16 @@ void session_close_all(struct server *srv)
 static bool session_count_forwarded(struct server *srv,
 				    struct per_session_data__gomoku *pss)
 {
+	char forwarded[PEER_ADDRESS_MAX];
+
 	if (!srv->config.trust_proxy ||
-	    !handshake_forwarded_for(pss->wsi, pss->peer, sizeof(pss->peer)))
+	    !handshake_forwarded_for(pss->wsi, forwarded, sizeof(forwarded)))
 		return true; /* not forwarded: its socket was counted */
-	pss->peer_entry = admission_forwarded(srv->admission, pss->peer);
-	return pss->peer_entry != NULL;
+	pss->peer_entry = admission_forwarded(srv->admission, forwarded);
+	if (!pss->peer_entry)
+		return false;
+	pss->peer = pss->peer_entry->address;
+	return true;
 }
 
 /*
@@ -368,7 +374,8 @@ static int session_open(struct server *srv, struct per_vhost_data__gomoku *vhd,
 	outqueue_init(&pss->out);
 	lws_dll2_add_tail(&pss->node, &vhd->sessions);
 	srv->metrics.connections++;
-	lws_get_peer_simple(wsi, pss->peer, sizeof(pss->peer));
+	/* read once, when the socket was accepted */
+	pss->peer = admission_address(srv->admission, lws_get_network_wsi(wsi));
 	pss->tokens = srv->config.rate_burst;
 	pss->tokens_ms = clock_monotonic_ms();
 	pss->seen_ms = uv_now(&srv->loop);
@@ -857,6 +864,7 @@ static void session_closed(struct server *srv,
 	journal_unhold(&pss->hold);
 	admission_forwarded_done(srv->admission, pss->peer_entry);
 	pss->peer_entry = NULL;
+	pss->peer = "?"; /* the entry may be gone */
 	srv->metrics.connections--;
 }
 
