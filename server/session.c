@@ -808,6 +808,28 @@ void session_flush_all(struct server *srv)
 }
 
 /*
+ * Answers a client's close frame with its payload (code and reason) at
+ * once and returns -1: lws then closes the connection without a WRITEABLE
+ * callback of its own for the answer (a write interest turned on and off,
+ * and a loop turn). A WebSocket inside an HTTP/2 stream leaves it to lws
+ * (returns 0). lws called this only with nothing of ours still unsent.
+ */
+static int session_answer_close(struct per_session_data__gomoku *pss,
+				const unsigned char *payload, size_t len)
+{
+	unsigned char frame[2 + 125];
+
+	if (lws_get_network_wsi(pss->wsi) != pss->wsi || len > 125)
+		return 0;
+	frame[0] = 0x88;	       /* FIN, opcode 8: close */
+	frame[1] = (unsigned char)len; /* unmasked: the server's */
+	memcpy(frame + 2, payload, len);
+	/* what the kernel does not take now is lost with the close */
+	lws_write(pss->wsi, frame, 2 + len, LWS_WRITE_RAW);
+	return -1;
+}
+
+/*
  * The close frame of a client: 1000 means it left on purpose. lws
  * answers it with the same code, after turning the codes a client may not
  * send (below 1000, 1004-1006, 1012-1015, 1016-2999) into 1002; codes
@@ -830,7 +852,7 @@ static int session_peer_closed(struct per_session_data__gomoku *pss,
 	pss->peer_closed = true;
 	if (code == LWS_CLOSE_STATUS_NORMAL)
 		pss->leaving = true;
-	return 0;
+	return session_answer_close(pss, in, len);
 }
 
 /* The connection is gone: give up the seat and free what it held. */
