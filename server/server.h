@@ -29,6 +29,7 @@
 #define SERVER_VHOST_NAME "gomoku" /* the one vhost */
 
 struct admission;
+struct per_vhost_data__gomoku;
 
 /* One of these per process. */
 struct server {
@@ -42,6 +43,8 @@ struct server {
 	struct admission *admission;  /* connections taken or refused */
 	struct drain *drain;	      /* closed sockets still read */
 	struct metrics metrics;	      /* counters for /metrics */
+	struct per_vhost_data__gomoku *sessions; /* session.c's, from lws'
+						  * PROTOCOL_INIT to _DESTROY */
 	uint64_t started_ms;	      /* monotonic clock at start */
 	bool shutting_down;	      /* SIGTERM/SIGINT seen */
 };

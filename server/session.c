@@ -60,34 +60,12 @@ struct per_session_data__gomoku {
 				      * admission's or peer_entry's text */
 };
 
-/* One of these per vhost, made at PROTOCOL_INIT. */
+/* One of these per vhost (the one), made at PROTOCOL_INIT: srv->sessions. */
 struct per_vhost_data__gomoku {
 	struct lws_dll2_owner sessions;	 /* every open session */
 	struct lws_dll2_owner unflushed; /* sessions with messages to write
 					  * at the end of the turn */
 };
-
-/* The vhost data of srv's one vhost; NULL before PROTOCOL_INIT. */
-static struct per_vhost_data__gomoku *session_vhd(struct server *srv)
-{
-	struct lws_vhost *vhost =
-		srv->context ?
-			lws_get_vhost_by_name(srv->context, SERVER_VHOST_NAME) :
-			NULL;
-
-	if (!vhost)
-		return NULL;
-	return lws_protocol_vh_priv_get(
-		vhost,
-		lws_vhost_name_to_protocol(vhost, SESSION_PROTOCOL_NAME));
-}
-
-/* The vhost data of the session on wsi. */
-static struct per_vhost_data__gomoku *session_vhd_of(struct lws *wsi)
-{
-	return lws_protocol_vh_priv_get(lws_get_vhost(wsi),
-					lws_get_protocol(wsi));
-}
 
 /* Asks for a close with code once everything queued is written. */
 static void session_close_after_flush(struct per_session_data__gomoku *pss,
@@ -188,7 +166,7 @@ static void session_queue(struct server *srv,
 	/* Written at the end of the turn, after the commit. */
 	if (lws_dll2_is_detached(&pss->unflushed))
 		lws_dll2_add_tail(&pss->unflushed,
-				  &session_vhd_of(pss->wsi)->unflushed);
+				  &srv->sessions->unflushed);
 }
 
 static void session_send_error(struct server *srv,
@@ -235,7 +213,7 @@ static void session_each(struct server *srv,
 				    uint64_t now),
 			 uint64_t now)
 {
-	struct per_vhost_data__gomoku *vhd = session_vhd(srv);
+	struct per_vhost_data__gomoku *vhd = srv->sessions;
 
 	if (!vhd)
 		return;
@@ -792,7 +770,7 @@ static bool session_flush(struct server *srv,
 
 void session_flush_all(struct server *srv)
 {
-	struct per_vhost_data__gomoku *vhd = session_vhd(srv);
+	struct per_vhost_data__gomoku *vhd = srv->sessions;
 
 	if (!vhd)
 		return;
@@ -898,11 +876,13 @@ static int session_callback(struct lws *wsi, enum lws_callback_reasons reason,
 
 	switch (reason) {
 	case LWS_CALLBACK_PROTOCOL_INIT:
-		return lws_protocol_vh_priv_zalloc(
-			       lws_get_vhost(wsi), lws_get_protocol(wsi),
-			       sizeof(struct per_vhost_data__gomoku)) ?
-			       0 :
-			       -1;
+		srv->sessions = lws_protocol_vh_priv_zalloc(
+			lws_get_vhost(wsi), lws_get_protocol(wsi),
+			sizeof(struct per_vhost_data__gomoku));
+		return srv->sessions ? 0 : -1;
+	case LWS_CALLBACK_PROTOCOL_DESTROY:
+		srv->sessions = NULL; /* lws frees it with the vhost */
+		return 0;
 	case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
 		if (srv->shutting_down)
 			return 1;
@@ -918,7 +898,7 @@ static int session_callback(struct lws *wsi, enum lws_callback_reasons reason,
 	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
 		return !handshake_acceptable(wsi);
 	case LWS_CALLBACK_ESTABLISHED:
-		return session_open(srv, session_vhd_of(wsi), pss, wsi);
+		return session_open(srv, srv->sessions, pss, wsi);
 	case LWS_CALLBACK_RECEIVE:
 		return session_receive(srv, pss, in, len);
 	case LWS_CALLBACK_SERVER_WRITEABLE:
