@@ -163,6 +163,14 @@ describe('lifecycle', () => {
 				{ since: mark, what: `a connect line with the uid prefix ${prefixes[1]}` });
 			await server.waitForLine(() => server.linesSince(mark).length >= 2,
 				{ since: mark, what: 'a connect line and a match line' });
+			// A room id is no secret: the match line shows it whole (ids of
+			// rooms opened in the same minute share their first characters).
+			await server.waitForLine((line) => line.includes(`match room=${firstRole.room} `),
+				{ since: mark, what: `a match line with the whole room id ${firstRole.room}` });
+			// The address admission_accept() read for the connection.
+			assert.match(server.output(),
+				new RegExp(`connect uid=${prefixes[1]} peer=(::ffff:127\\.[0-9.]+|127\\.[0-9.]+|::1)\\b`),
+				'expected the connect line to name the client\'s address');
 
 			first.role = firstRole.role;
 			second.role = firstRole.role === 'front' ? 'back' : 'front';

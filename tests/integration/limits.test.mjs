@@ -388,6 +388,9 @@ describe('X-Forwarded-For', () => {
 			`expected ${REFUSED_PER_IP} to count the 3 refused sessions`);
 		assert.ok(/refused peer=203\.0\.113\.7: over --max-per-ip 2/.test(server.output()),
 			`expected the log to name the forwarded address, it wrote:\n${server.output()}`);
+		// The sessions taken are logged with the forwarded address too.
+		await server.waitForLine((line) => / connect uid=\S+ peer=198\.51\.100\.2$/.test(line),
+			{ what: 'a connect line naming the forwarded address 198.51.100.2' });
 		// One of the two closes: 203.0.113.7 may connect again.
 		rawClients.delete(first.client);
 		await first.client.destroy();

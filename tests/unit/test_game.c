@@ -686,6 +686,31 @@ static void undo_takes_back_the_last_move_and_gives_the_turn_back(void **state)
 	game_release(&game);
 }
 
+static void a_copy_has_its_own_moves(void **state)
+{
+	struct game game, copy;
+
+	(void)state;
+	game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_BACK);
+	game_play(&game, ROLE_FRONT, 7, 7);
+	game_play(&game, ROLE_BACK, 8, 8);
+	expect_int(game_copy(&copy, &game), 0);
+	assert_true(copy.history != game.history);
+	expect_int(copy.moves_played, 2);
+	expect_int(copy.history[1], 8 * 15 + 8);
+	/* the copy moves on, the original does not see it, and back */
+	expect_result(game_play(&copy, ROLE_FRONT, 0, 0), MOVE_OK);
+	expect_int(game.moves_played, 2);
+	expect_int(game.history[2], 0);
+	expect_int(board_get(&game.board, 0, 0), ROLE_NONE);
+	expect_result(game_play(&game, ROLE_FRONT, 14, 14), MOVE_OK);
+	expect_int(copy.history[2], 0);
+	expect_int(game.history[2], 14 * 15 + 14);
+	game_release(&copy);
+	expect_int(game.history[0], 7 * 15 + 7); /* still its own */
+	game_release(&game);
+}
+
 static void undo_refuses_a_finished_game(void **state)
 {
 	struct game game;
@@ -755,6 +780,7 @@ int main(void)
 		cmocka_unit_test(
 			undo_takes_back_the_last_move_and_gives_the_turn_back),
 		cmocka_unit_test(undo_refuses_a_finished_game),
+		cmocka_unit_test(a_copy_has_its_own_moves),
 		cmocka_unit_test(
 			board_move_after_the_game_is_over_is_game_over),
 	};
