@@ -174,9 +174,23 @@ bool game_undo(struct game *game, struct cell *cell, enum role *mover)
 
 void game_forfeit(struct game *game, enum role loser)
 {
+	game_lose(game, loser, REASON_FORFEIT);
+}
+
+void game_lose(struct game *game, enum role loser, enum game_reason reason)
+{
 	if (game_is_over(game) || role_other(loser) == ROLE_NONE)
 		return;
-	game_end(game, game_winner_of(role_other(loser)), REASON_FORFEIT);
+	game_end(game, game_winner_of(role_other(loser)), reason);
+}
+
+void game_halt(struct game *game, enum game_reason reason)
+{
+	if (game_is_over(game))
+		return;
+	game_end(game,
+		 reason == REASON_AGREEMENT ? WINNER_DRAW : WINNER_NOBODY,
+		 reason);
 }
 
 const char *move_result_name(enum move_result result)
@@ -207,6 +221,8 @@ const char *game_winner_name(enum game_winner winner)
 		return "back";
 	case WINNER_DRAW:
 		return "draw";
+	case WINNER_NOBODY:
+		return "none";
 	default:
 		return "";
 	}
@@ -221,6 +237,14 @@ const char *game_reason_name(enum game_reason reason)
 		return "full";
 	case REASON_FORFEIT:
 		return "forfeit";
+	case REASON_TIMEOUT:
+		return "timeout";
+	case REASON_RESIGN:
+		return "resign";
+	case REASON_AGREEMENT:
+		return "agreement";
+	case REASON_ABORTED:
+		return "aborted";
 	default:
 		return "";
 	}

@@ -1,8 +1,10 @@
 /*
  * game.h - the state machine of one room's game.
  *
- * Front moves first, then strictly alternating, until a five, a full board
- * or a forfeit ends it. Pure logic. A struct game owns the list of its
+ * Front moves first, then strictly alternating, until a five, a full
+ * board, a forfeit, a resignation, a flag, an agreed draw or an abort
+ * ends it. Pure logic: the clocks (core/fischer.h) are the game's, and the
+ * room tells them when moves are accepted. A struct game owns the list of its
  * moves, sized to its board (a 15 x 15 game does not carry room for
  * 25 x 25): game_release() frees it, and a game is not copied by value.
  */
@@ -10,6 +12,7 @@
 #define GOMOKU_GAME_H
 
 #include "board.h"
+#include "fischer.h"
 
 /* The outcome of a move request; everything but MOVE_OK changes nothing. */
 enum move_result {
@@ -27,6 +30,10 @@ enum game_reason {
 	REASON_FIVE,	 /* five in a row */
 	REASON_FULL,	 /* full board */
 	REASON_FORFEIT,	 /* a player left the live game */
+	REASON_TIMEOUT,	 /* the loser's clock reached 0 */
+	REASON_RESIGN,	 /* the loser resigned */
+	REASON_AGREEMENT, /* a draw offered and accepted */
+	REASON_ABORTED,	 /* ended before it began: no winner, not counted */
 	REASON_COUNT	 /* entries of a table indexed by reason */
 };
 
@@ -36,6 +43,7 @@ enum game_winner {
 	WINNER_FRONT,
 	WINNER_BACK,
 	WINNER_DRAW,
+	WINNER_NOBODY, /* aborted: "none" */
 };
 
 /* One of these per room: the position and whose move it is. */
@@ -52,6 +60,7 @@ struct game {
 	enum game_winner winner;	   /* WINNER_NONE while playing */
 	enum game_reason reason;	   /* REASON_NONE while playing */
 	struct win_line line; /* the five, when reason is REASON_FIVE */
+	struct fischer clock; /* untimed unless the room started it */
 };
 
 /*
@@ -102,13 +111,26 @@ bool game_undo(struct game *game, struct cell *cell, enum role *mover);
 /* Ends a live game: role loses by forfeit. No-op when already over. */
 void game_forfeit(struct game *game, enum role loser);
 
+/*
+ * Ends a live game: loser loses for reason (REASON_FORFEIT,
+ * REASON_RESIGN or REASON_TIMEOUT). No-op when already over.
+ */
+void game_lose(struct game *game, enum role loser, enum game_reason reason);
+
+/*
+ * Ends a live game with no loser: REASON_AGREEMENT is a draw,
+ * REASON_ABORTED has no winner ("none"). No-op when already over.
+ */
+void game_halt(struct game *game, enum game_reason reason);
+
 /* "ok", "out_of_range", "occupied", ...: for logs and test failures. */
 const char *move_result_name(enum move_result result);
 
-/* "front", "back", "draw" or "" while playing. */
+/* "front", "back", "draw", "none" (aborted) or "" while playing. */
 const char *game_winner_name(enum game_winner winner);
 
-/* "five", "full", "forfeit" or "" while playing. */
+/* "five", "full", "forfeit", "timeout", "resign", "agreement",
+ * "aborted", or "" while playing. */
 const char *game_reason_name(enum game_reason reason);
 
 #endif
