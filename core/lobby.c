@@ -1,7 +1,8 @@
 /*
- * lobby.c - seats keyed by uid, the first-come first-served queue, the
- * away list of seats kept for dropped players, and the way in and out of
- * the rooms (core/room.c).
+ * lobby.c - seats keyed by uid, the pools and their first-come
+ * first-served queues, the away list of seats kept for dropped players,
+ * the timers of timed games, and the way in and out of the rooms
+ * (core/room.c).
  */
 #include "lobby.h"
 
@@ -33,12 +34,91 @@ static struct lobby_player **lobby_bucket(const struct lobby *lobby,
 	return &lobby->seats[lobby_hash(uid) & (lobby->seat_buckets - 1)];
 }
 
+bool lobby_pool_key_valid(const struct lobby_pool_key *key)
+{
+	char text[TIME_CONTROL_TEXT_MAX];
+	struct time_control tc;
+
+	/* A control is valid when it reads back as itself. */
+	time_control_format(key->tc, text, sizeof(text));
+	return key->size >= BOARD_MIN_SIZE && key->size <= BOARD_MAX_SIZE &&
+	       (key->rule == RULE_FREESTYLE || key->rule == RULE_STANDARD) &&
+	       time_control_parse(text, &tc) && time_control_equal(tc, key->tc);
+}
+
+/* The pool of key when there is one; NULL otherwise. */
+static struct lobby_pool *lobby_pool_find(const struct lobby *lobby,
+					  const struct lobby_pool_key *key)
+{
+	for (struct list_node *node = lobby->pools.head; node;
+	     node = node->next) {
+		struct lobby_pool *pool =
+			list_entry(node, struct lobby_pool, node);
+
+		if (pool->key.size == key->size && pool->key.rule == key->rule &&
+		    time_control_equal(pool->key.tc, key->tc))
+			return pool;
+	}
+	return NULL;
+}
+
+/*
+ * The pool of key (valid), made when there is none yet, held by nobody
+ * until the caller holds it; NULL on out of memory.
+ */
+static struct lobby_pool *lobby_pool_get(struct lobby *lobby,
+					 const struct lobby_pool_key *key)
+{
+	struct lobby_pool *pool = lobby_pool_find(lobby, key);
+
+	if (pool)
+		return pool;
+	pool = calloc(1, sizeof(*pool));
+	if (!pool)
+		return NULL;
+	pool->key = *key;
+	list_append(&lobby->pools, &pool->node);
+	return pool;
+}
+
+void lobby_pool_drop(struct lobby *lobby, struct lobby_pool *pool)
+{
+	if (pool->refs)
+		pool->refs--;
+	if (!pool->refs && pool != lobby->default_pool) {
+		list_remove(&lobby->pools, &pool->node);
+		free(pool);
+	}
+}
+
+/* A pool nobody came to hold (lobby_pool_get() then a failure). */
+static void lobby_pool_unused(struct lobby *lobby, struct lobby_pool *pool)
+{
+	if (!pool->refs && pool != lobby->default_pool) {
+		list_remove(&lobby->pools, &pool->node);
+		free(pool);
+	}
+}
+
+void lobby_each_pool(const struct lobby *lobby,
+		     void (*fn)(void *ctx, const struct lobby_pool *pool),
+		     void *ctx)
+{
+	for (struct list_node *node = lobby->pools.head; node;
+	     node = node->next)
+		fn(ctx, list_entry(node, struct lobby_pool, node));
+}
+
 int lobby_init(struct lobby *lobby, const struct lobby_config *config,
 	       struct lobby_random random, struct lobby_sink sink)
 {
-	if (!config || config->board_size < BOARD_MIN_SIZE ||
-	    config->board_size > BOARD_MAX_SIZE ||
-	    (config->rule != RULE_FREESTYLE && config->rule != RULE_STANDARD) ||
+	struct lobby_pool_key key;
+
+	if (!config)
+		return -EINVAL;
+	key = (struct lobby_pool_key){ config->board_size, config->rule,
+				       config->time_control };
+	if (!lobby_pool_key_valid(&key) ||
 	    (config->full_board != FULL_BOARD_BACK &&
 	     config->full_board != FULL_BOARD_DRAW) ||
 	    !random.fill || !sink.send)
@@ -46,8 +126,14 @@ int lobby_init(struct lobby *lobby, const struct lobby_config *config,
 
 	memset(lobby, 0, sizeof(*lobby));
 	lobby->seats = calloc(LOBBY_INITIAL_BUCKETS, sizeof(*lobby->seats));
-	if (!lobby->seats)
+	lobby->default_pool = calloc(1, sizeof(*lobby->default_pool));
+	if (!lobby->seats || !lobby->default_pool) {
+		free(lobby->seats);
+		free(lobby->default_pool);
 		return -ENOMEM;
+	}
+	lobby->default_pool->key = key;
+	list_append(&lobby->pools, &lobby->default_pool->node);
 	lobby->seat_buckets = LOBBY_INITIAL_BUCKETS;
 	lobby->config = *config;
 	lobby->random = random;
@@ -74,7 +160,7 @@ void lobby_release(struct lobby *lobby)
 				}
 				if (!room->seats[ROLE_FRONT] &&
 				    !room->seats[ROLE_BACK])
-					room_free(room);
+					room_free(lobby, room);
 			}
 			free(player);
 		}
@@ -82,7 +168,15 @@ void lobby_release(struct lobby *lobby)
 	free(lobby->seats);
 	lobby->seats = NULL;
 	lobby->seat_buckets = 0;
-	lobby->queue = (struct list){ 0 };
+	while (lobby->pools.head) {
+		struct lobby_pool *pool = list_entry(lobby->pools.head,
+						     struct lobby_pool, node);
+
+		list_remove(&lobby->pools, &pool->node);
+		free(pool);
+	}
+	lobby->default_pool = NULL;
+	deadline_release(&lobby->timers);
 	lobby->away = (struct list){ 0 };
 	memset(&lobby->stats, 0, sizeof(lobby->stats));
 }
@@ -154,19 +248,37 @@ static void lobby_seat_remove(struct lobby *lobby, struct lobby_player *player)
 	lobby->stats.players--;
 }
 
-/* Puts player last in the waiting queue. */
-static void lobby_queue_append(struct lobby *lobby, struct lobby_player *player,
-			       uint64_t now_ms)
+/* Puts player last in the queue of pool, which it then holds. */
+static void lobby_queue_append(struct lobby *lobby, struct lobby_pool *pool,
+			       struct lobby_player *player, uint64_t now_ms)
 {
+	lobby->stats.waiting++;
 	player->state = PLAYER_WAITING;
 	player->waiting_since = now_ms;
-	list_append(&lobby->queue, &player->queue_node);
+	player->pool = pool;
+	pool->refs++;
+	list_append(&pool->queue, &player->queue_node);
 }
 
-/* The oldest waiting player, or NULL. */
-static struct lobby_player *lobby_queue_first(const struct lobby *lobby)
+/*
+ * Takes player out of its pool's queue; it stops holding the pool (the
+ * caller's room holds it when it was matched).
+ */
+static void lobby_queue_remove(struct lobby *lobby,
+			       struct lobby_player *player)
 {
-	return list_first(&lobby->queue, struct lobby_player, queue_node);
+	struct lobby_pool *pool = player->pool;
+
+	lobby->stats.waiting--;
+	list_remove(&pool->queue, &player->queue_node);
+	player->pool = NULL;
+	lobby_pool_drop(lobby, pool);
+}
+
+/* The oldest player waiting in pool, or NULL. */
+static struct lobby_player *lobby_queue_first(const struct lobby_pool *pool)
+{
+	return list_first(&pool->queue, struct lobby_player, queue_node);
 }
 
 /* Puts an away player last in the away list (deadlines only grow). */
@@ -235,60 +347,101 @@ static void lobby_take_seat(struct lobby *lobby, struct lobby_player *player,
 		room_resume(lobby, player, now_ms);
 }
 
-struct lobby_player *lobby_connect(struct lobby *lobby, const char *uid,
-				   const char *name, void *conn,
-				   uint64_t now_ms)
+/*
+ * A new seat for a uid with none, in pool: waiting, matched at once when
+ * a player of the pool waits. NULL on out of memory.
+ */
+static struct lobby_player *lobby_queue_new(struct lobby *lobby,
+					    const struct lobby_join *join,
+					    struct lobby_pool *pool,
+					    void *conn, uint64_t now_ms)
 {
-	struct lobby_player *player = lobby_find(lobby, uid);
+	struct lobby_player *player;
 	struct lobby_player *first, *second;
 	struct lobby_room *room = NULL;
 
-	if (player) {
-		lobby_take_seat(lobby, player, name, conn, now_ms);
-		return player;
-	}
-	player = lobby_player_new(uid, name, conn);
+	player = lobby_player_new(join->uid, join->name, conn);
 	if (!player)
 		return NULL;
 	/* Allocate the room up front: matching then cannot fail halfway. */
-	if (!list_is_empty(&lobby->queue)) {
-		room = room_alloc(lobby);
+	if (!list_is_empty(&pool->queue)) {
+		room = room_alloc(lobby, pool);
 		if (!room) {
 			free(player);
 			return NULL;
 		}
 	}
 	lobby_seat_add(lobby, player);
-	lobby_queue_append(lobby, player, now_ms);
+	lobby_queue_append(lobby, pool, player, now_ms);
 	room_tell_simple(lobby, player, EVENT_WAITING);
 	if (room) {
-		first = lobby_queue_first(lobby);
+		first = lobby_queue_first(pool);
 		second = list_entry(first->queue_node.next, struct lobby_player,
 				    queue_node);
-		list_remove(&lobby->queue, &first->queue_node);
-		list_remove(&lobby->queue, &second->queue_node);
+		lobby_queue_remove(lobby, first);
+		lobby_queue_remove(lobby, second);
 		room_match(lobby, room, first, second, now_ms);
 	}
 	return player;
+}
+
+struct lobby_player *lobby_join(struct lobby *lobby,
+				const struct lobby_join *join, void *conn,
+				uint64_t now_ms)
+{
+	struct lobby_player *player = lobby_find(lobby, join->uid);
+	struct lobby_pool *pool;
+
+	if (player) {
+		lobby_take_seat(lobby, player, join->name, conn, now_ms);
+		return player;
+	}
+	pool = join->pool ? lobby_pool_get(lobby, join->pool) :
+			    lobby->default_pool;
+	if (!pool)
+		return NULL;
+	if (!join->ai) {
+		player = lobby_queue_new(lobby, join, pool, conn, now_ms);
+	} else {
+		player = lobby_player_new(join->uid, join->name, conn);
+		if (player && room_open_ai(lobby, player, pool, join->level,
+					   now_ms)) {
+			free(player);
+			player = NULL;
+		}
+		if (player)
+			lobby_seat_add(lobby, player);
+	}
+	if (!player)
+		lobby_pool_unused(lobby, pool);
+	return player;
+}
+
+struct lobby_player *lobby_connect(struct lobby *lobby, const char *uid,
+				   const char *name, void *conn,
+				   uint64_t now_ms)
+{
+	struct lobby_join join = { .uid = uid, .name = name };
+
+	return lobby_join(lobby, &join, conn, now_ms);
 }
 
 struct lobby_player *lobby_connect_ai(struct lobby *lobby, const char *uid,
 				      const char *name, void *conn,
 				      enum engine_level level, uint64_t now_ms)
 {
-	struct lobby_player *player = lobby_find(lobby, uid);
+	struct lobby_join join = {
+		.uid = uid, .name = name, .ai = true, .level = level
+	};
 
-	if (player)
-		return lobby_connect(lobby, uid, name, conn, now_ms);
-	player = lobby_player_new(uid, name, conn);
-	if (!player)
-		return NULL;
-	if (room_open_ai(lobby, player, level, now_ms)) {
-		free(player);
-		return NULL;
-	}
-	lobby_seat_add(lobby, player);
-	return player;
+	return lobby_join(lobby, &join, conn, now_ms);
+}
+
+int lobby_player_board_size(const struct lobby_player *player)
+{
+	if (player->state == PLAYER_PLAYING && player->room)
+		return player->room->game.board.size;
+	return player->pool ? player->pool->key.size : 0;
 }
 
 void lobby_ai_ticket(const struct lobby_room *room,
@@ -315,22 +468,23 @@ static struct lobby_room *lobby_ai_room(struct lobby *lobby,
 }
 
 int lobby_ai_move(struct lobby *lobby, const struct lobby_ai_ticket *ticket,
-		  int x, int y)
+		  int x, int y, uint64_t now_ms)
 {
 	struct lobby_room *room = lobby_ai_room(lobby, ticket);
 
 	if (!room)
 		return -ESTALE;
-	return room_ai_move(lobby, room, x, y);
+	return room_ai_move(lobby, room, x, y, now_ms);
 }
 
-int lobby_ai_forfeit(struct lobby *lobby, const struct lobby_ai_ticket *ticket)
+int lobby_ai_forfeit(struct lobby *lobby, const struct lobby_ai_ticket *ticket,
+		     uint64_t now_ms)
 {
 	struct lobby_room *room = lobby_ai_room(lobby, ticket);
 
 	if (!room)
 		return -ESTALE;
-	room_ai_forfeit(lobby, room);
+	room_ai_forfeit(lobby, room, now_ms);
 	return 0;
 }
 
@@ -346,7 +500,7 @@ static void lobby_leave(struct lobby *lobby, struct lobby_player *player,
 	if (!player->conn)
 		lobby_away_remove(lobby, player);
 	if (player->state == PLAYER_WAITING)
-		list_remove(&lobby->queue, &player->queue_node);
+		lobby_queue_remove(lobby, player);
 	else
 		room_leave(lobby, player, now_ms);
 	free(player);
@@ -371,31 +525,73 @@ void lobby_disconnect(struct lobby *lobby, struct lobby_player *player,
 		room_tell_away(lobby, opponent, player, now_ms);
 }
 
+/*
+ * Seats the players of pool who waited fill_ms by now_ms against the
+ * engine. Returns when its next player is due (UINT64_MAX: none).
+ */
+static uint64_t lobby_fill_pool(struct lobby *lobby, struct lobby_pool *pool,
+				uint64_t fill_ms, uint64_t now_ms)
+{
+	struct lobby_player *player;
+
+	/* The queue is oldest first: only its head can be due. */
+	while ((player = lobby_queue_first(pool)) &&
+	       player->waiting_since + fill_ms <= now_ms) {
+		/* The room holds the pool before the player lets it go. */
+		if (room_open_ai(lobby, player, pool,
+				 lobby->config.ai_fill_level, now_ms))
+			return now_ms + 1000; /* out of memory: again soon */
+		list_remove(&pool->queue, &player->queue_node);
+		player->pool = NULL;
+		pool->refs--;
+		lobby->stats.waiting--;
+	}
+	return player ? player->waiting_since + fill_ms : UINT64_MAX;
+}
+
 uint64_t lobby_tick(struct lobby *lobby, uint64_t now_ms)
 {
 	uint64_t fill = lobby->config.ai_fill_after_ms;
 	uint64_t next = UINT64_MAX;
 	struct lobby_player *player;
+	struct deadline *timer;
 
-	while ((player = lobby_away_first(lobby)) &&
-	       player->away_until <= now_ms)
-		lobby_leave(lobby, player, now_ms);
-	/* The queue is oldest first: only its head can be due. */
-	while (fill && (player = lobby_queue_first(lobby)) &&
-	       player->waiting_since + fill <= now_ms) {
-		if (room_open_ai(lobby, player, lobby->config.ai_fill_level,
-				 now_ms)) {
-			next = now_ms + 1000; /* out of memory: again soon */
+	/*
+	 * Seats given up and flags fallen, in the order they fell: a late
+	 * tick must not let a grace that ended after a flag win over it.
+	 */
+	for (;;) {
+		player = lobby_away_first(lobby);
+		timer = deadline_first(&lobby->timers);
+		if (player && player->away_until > now_ms)
+			player = NULL;
+		if (timer && timer->at > now_ms)
+			timer = NULL;
+		if (timer && (!player || timer->at <= player->away_until))
+			room_time_out(lobby,
+				      list_entry(timer, struct lobby_room,
+						 deadline),
+				      now_ms);
+		else if (player)
+			lobby_leave(lobby, player, now_ms);
+		else
 			break;
-		}
-		list_remove(&lobby->queue, &player->queue_node);
+	}
+	for (struct list_node *node = lobby->pools.head; fill && node;
+	     node = node->next) {
+		uint64_t due = lobby_fill_pool(
+			lobby, list_entry(node, struct lobby_pool, node), fill,
+			now_ms);
+
+		if (due < next)
+			next = due;
 	}
 	player = lobby_away_first(lobby);
 	if (player && player->away_until < next)
 		next = player->away_until;
-	player = lobby_queue_first(lobby);
-	if (fill && player && player->waiting_since + fill < next)
-		next = player->waiting_since + fill;
+	timer = deadline_first(&lobby->timers);
+	if (timer && timer->at < next)
+		next = timer->at;
 	return next;
 }
 
@@ -403,11 +599,14 @@ struct lobby_room *lobby_restore(struct lobby *lobby,
 				 const struct lobby_saved_game *saved,
 				 uint64_t now_ms)
 {
+	struct lobby_pool_key key = { saved->board_size, saved->rule,
+				      saved->tc };
 	struct lobby_player *front, *back;
+	struct lobby_pool *pool;
 	struct lobby_room *room;
 	char id[UID_LEN + 1];
 
-	if (saved->board_size != lobby->config.board_size ||
+	if (!lobby_pool_key_valid(&key) ||
 	    !identity_check_uid(saved->room_id, id) ||
 	    !saved->uid[ROLE_FRONT] || !saved->uid[ROLE_BACK] ||
 	    !strcmp(saved->uid[ROLE_FRONT], saved->uid[ROLE_BACK]) ||
@@ -417,16 +616,20 @@ struct lobby_room *lobby_restore(struct lobby *lobby,
 	    saved->moves_played > saved->board_size * saved->board_size)
 		return NULL;
 
+	pool = lobby_pool_get(lobby, &key);
+	if (!pool)
+		return NULL;
 	front = lobby_player_new(saved->uid[ROLE_FRONT],
 				 saved->name[ROLE_FRONT], NULL);
 	back = lobby_player_new(saved->uid[ROLE_BACK], saved->name[ROLE_BACK],
 				NULL);
-	room = front && back ?
-		       room_restore(lobby, saved, id, front, back, now_ms) :
-		       NULL;
+	room = front && back ? room_restore(lobby, saved, id, pool, front,
+					    back, now_ms) :
+			       NULL;
 	if (!room) {
 		free(front);
 		free(back);
+		lobby_pool_unused(lobby, pool);
 		return NULL;
 	}
 	lobby_seat_add(lobby, front);
@@ -474,6 +677,9 @@ void lobby_request(struct lobby *lobby, struct lobby_player *player,
 	case REQUEST_OFFER:
 	case REQUEST_ANSWER:
 	case REQUEST_REDO:
+	case REQUEST_RESIGN:
+	case REQUEST_ABORT:
+	case REQUEST_EMOTE:
 		break;
 	}
 	if (player->state != PLAYER_PLAYING) {

@@ -3,7 +3,8 @@
  * the seats, the queue and the away list; core/room.c the rooms).
  *
  * A player is a seat keyed by uid; the server binds a connection to it.
- * Waiting players are paired first come, first served into rooms; each room
+ * Players wait in a pool (a board size, rule and time control) and are
+ * paired first come, first served with players of that pool; each room
  * gets a random UUID and a random front/back from the random source the
  * caller passes in, so tests are deterministic. Every step reports what
  * each player must be told through the sink, in order; errors go to the
@@ -27,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "deadline.h"
 #include "engine.h"
 #include "game.h"
 #include "list.h"
@@ -34,8 +36,11 @@
 
 /* Settings every room of this lobby is played with. */
 struct lobby_config {
-	int board_size; /* BOARD_MIN_SIZE..BOARD_MAX_SIZE */
-	enum rule rule;
+	int board_size; /* the default pool's: BOARD_MIN_SIZE..BOARD_MAX_SIZE */
+	enum rule rule; /* the default pool's */
+	struct time_control time_control; /* the default pool's */
+	uint32_t first_move_ms; /* timed games: the first two moves must
+				 * each come this soon, or it is aborted */
 	enum full_board full_board;
 	uint64_t reconnect_grace_ms;	 /* how long a dropped player keeps the
 				      * seat; 0: forfeit at once */
@@ -44,8 +49,32 @@ struct lobby_config {
 	enum engine_level ai_fill_level; /* the engine's level then */
 };
 
-/* A declined takeback offer cannot be made again for this long. */
+/* A declined offer cannot be made again for this long. */
 #define LOBBY_OFFER_COOLDOWN_MS 10000
+
+/* A player's emotes come at least this far apart. */
+#define LOBBY_EMOTE_COOLDOWN_MS 3000
+
+/* What players choose to play: the three values of a pool. */
+struct lobby_pool_key {
+	int size; /* BOARD_MIN_SIZE..BOARD_MAX_SIZE */
+	enum rule rule;
+	struct time_control tc;
+};
+
+/*
+ * The players waiting for, and the rooms playing, one pool. The lobby
+ * owns its pools: the default pool (lobby_config's) lives as long as the
+ * lobby, any other until its last player and room are gone.
+ */
+struct lobby_pool {
+	struct lobby_pool_key key;
+	struct list queue;     /* waiting players, oldest first (count:
+				* how many) */
+	unsigned long games;   /* live games (the engine's included) */
+	unsigned long refs;    /* queued players and rooms that hold it */
+	struct list_node node; /* in the lobby's list of pools */
+};
 
 /* Where randomness comes from: fill(ctx, buf, len) writes len bytes. */
 struct lobby_random {
@@ -67,6 +96,11 @@ enum lobby_record {
 	RECORD_TAKEBACK,    /* moves were taken back: the game now has
 			     * moves_played of them */
 };
+/*
+ * A timed room's clocks are in room->game.clock when it is recorded: at
+ * a move, as they stand once it was accepted; at a takeback or the end,
+ * as they stand then (left_ms, charged up to that moment).
+ */
 
 /* "room_opened", "move", ...: for logs and test failures. */
 const char *lobby_record_name(enum lobby_record type);
@@ -109,7 +143,10 @@ struct lobby_player {
 	struct lobby_player *hash_next; /* seat table chain */
 	struct list_node away_node;	/* away: in the away list */
 	uint64_t waiting_since;		/* PLAYER_WAITING: queued at */
-	uint64_t offer_again_at;	/* no takeback offer before then */
+	struct lobby_pool *pool;	/* PLAYER_WAITING: the pool */
+	uint64_t offer_again_at[OFFER_COUNT]; /* no offer of that kind
+					       * before then */
+	uint64_t emote_again_at;	/* no emote before then */
 	bool ai;			/* the engine's seat: no uid, no
 					 * connection, not in the seat table */
 	enum engine_level level;	/* ai: the engine's level */
@@ -123,8 +160,15 @@ struct lobby_room {
 					 * that player left */
 	enum role ai_role;  /* the engine's side; ROLE_NONE when
 					* two people play */
+	struct lobby_pool *pool; /* the pool it was opened in */
+	char rematch_of[UID_LEN + 1]; /* the room whose rematch this is;
+				       * "" for none */
 	uint32_t serial;    /* changes with every move and takeback */
-	enum role offer_by; /* whose takeback offer is pending */
+	enum role offer_by; /* whose offer is pending; ROLE_NONE: none */
+	enum offer_what offer_what; /* what that offer is */
+	struct deadline deadline; /* timed and live: when its flag falls
+				   * or it is aborted for want of a first
+				   * move (in the lobby's timers) */
 	uint16_t *redo;	    /* engine rooms: the moves taken back,
 					* the latest taken back last */
 	int redo_count;
@@ -146,6 +190,7 @@ struct lobby_ai_ticket {
 /* Counters for /metrics and /healthz. */
 struct lobby_stats {
 	unsigned long players;	  /* seats */
+	unsigned long waiting;	  /* players in the pools' queues */
 	unsigned long rooms;	  /* rooms with at least one player */
 	unsigned long rooms_live; /* rooms whose game is not over */
 	unsigned long matches;	  /* rooms ever made */
@@ -154,6 +199,9 @@ struct lobby_stats {
 	unsigned long takebacks;  /* takebacks carried out */
 	unsigned long moves;	  /* accepted moves */
 	unsigned long games_finished[REASON_COUNT]; /* by reason */
+	unsigned long offers[OFFER_COUNT][2]; /* answered, by what and
+					       * [accepted] */
+	unsigned long emotes; /* emotes relayed */
 };
 
 /* One of these per server. */
@@ -161,8 +209,10 @@ struct lobby {
 	struct lobby_config config;
 	struct lobby_random random;
 	struct lobby_sink sink;
-	struct list queue;	     /* waiting players, oldest first */
+	struct list pools;	     /* every pool, the default first */
+	struct lobby_pool *default_pool; /* lobby_config's */
 	struct list away;	     /* away seats, earliest deadline first */
+	struct deadline_heap timers; /* timed live rooms' deadlines */
 	struct lobby_player **seats; /* uid hash table */
 	size_t seat_buckets;	     /* power of two */
 	struct lobby_stats stats;
@@ -170,6 +220,9 @@ struct lobby {
 	uint64_t id_offset; /* room ids' order: the clock plus this */
 	bool id_offset_set; /* set by the first room */
 };
+
+/* True when key names a pool this lobby can play. */
+bool lobby_pool_key_valid(const struct lobby_pool_key *key);
 
 /* 0, or -EINVAL for a bad config, -ENOMEM. */
 int lobby_init(struct lobby *lobby, const struct lobby_config *config,
@@ -201,6 +254,27 @@ struct lobby_player *lobby_connect_ai(struct lobby *lobby, const char *uid,
 				      const char *name, void *conn,
 				      enum engine_level level, uint64_t now_ms);
 
+/* How a connection asks to play: lobby_join(). */
+struct lobby_join {
+	const char *uid;		   /* checked, canonical */
+	const char *name;		   /* checked, may be "" */
+	const struct lobby_pool_key *pool; /* valid; NULL: the default */
+	bool ai;			   /* play the engine at once */
+	enum engine_level level;	   /* ai: its level */
+};
+
+/*
+ * lobby_connect() or lobby_connect_ai() in the pool join names: a uid
+ * with a seat resumes it, whatever pool it asks for. NULL on out of
+ * memory (nothing changed).
+ */
+struct lobby_player *lobby_join(struct lobby *lobby,
+				const struct lobby_join *join, void *conn,
+				uint64_t now_ms);
+
+/* The board size of the game player waits for or plays. */
+int lobby_player_board_size(const struct lobby_player *player);
+
 /* Fills *ticket for the engine's move now due in room. */
 void lobby_ai_ticket(const struct lobby_room *room,
 		     struct lobby_ai_ticket *ticket);
@@ -213,13 +287,14 @@ void lobby_ai_ticket(const struct lobby_room *room,
  * lobby_ai_forfeit()).
  */
 int lobby_ai_move(struct lobby *lobby, const struct lobby_ai_ticket *ticket,
-		  int x, int y);
+		  int x, int y, uint64_t now_ms);
 
 /*
  * The engine could not move (it crashed, or stayed silent): the engine
  * loses the game by forfeit. -ESTALE when the room is gone or over.
  */
-int lobby_ai_forfeit(struct lobby *lobby, const struct lobby_ai_ticket *ticket);
+int lobby_ai_forfeit(struct lobby *lobby, const struct lobby_ai_ticket *ticket,
+		     uint64_t now_ms);
 
 /*
  * The player's connection closed. A waiting player leaves the queue. A
@@ -235,9 +310,11 @@ void lobby_disconnect(struct lobby *lobby, struct lobby_player *player,
 
 /*
  * Gives up every away seat whose grace ended by now_ms, as
- * lobby_disconnect() with leaving would, and seats players who waited
- * ai_fill_after_ms against the engine. Returns when the next deadline
- * falls (UINT64_MAX when there is none): call again then.
+ * lobby_disconnect() with leaving would, ends the timed games whose flag
+ * fell (timeout) or whose first move did not come (aborted), and seats
+ * players who waited ai_fill_after_ms against the engine. Returns when
+ * the next deadline falls (UINT64_MAX when there is none): call again
+ * then.
  */
 uint64_t lobby_tick(struct lobby *lobby, uint64_t now_ms);
 
@@ -246,6 +323,10 @@ struct lobby_saved_game {
 	const char *room_id; /* canonical UUID */
 	int board_size;
 	enum rule rule;
+	struct time_control tc;
+	int64_t clock_ms[ROLE_COUNT]; /* timed: time left after the last
+				       * move (or at the last takeback) */
+	const char *rematch_of;	      /* NULL or "": none */
 	enum full_board full_board;
 	const char *uid[ROLE_COUNT];  /* by enum role: canonical uids */
 	const char *name[ROLE_COUNT]; /* by enum role: names, may be "" */
@@ -256,7 +337,10 @@ struct lobby_saved_game {
 /*
  * Seats a saved, unfinished game again, both players away until
  * now_ms + the reconnect grace: the uids resume it by connecting. The
- * moves are replayed through the rules. Records nothing. Returns the room,
+ * moves are replayed through the rules, and a timed game's clocks set to
+ * clock_ms with the turn of the side to move starting at now_ms (the
+ * time the server was down is charged to nobody). Records nothing.
+ * Returns the room,
  * or NULL (nothing changed) when the game is invalid, over, a uid already
  * has a seat, or out of memory.
  */
@@ -268,9 +352,9 @@ struct lobby_room *lobby_restore(struct lobby *lobby,
  * Carries out a parsed request of player: a move (or seed-form board) is
  * validated against the room's game and on success both players get the
  * same board (then winner when it ended the game); a refusal sends error to
- * the player only. Ping gets pong; winner claims are ignored. Takeback
- * offers, answers and redo follow PROTOCOL.md; now_ms times the cooldown
- * of a declined offer.
+ * the player only. Ping gets pong; winner claims are ignored. Offers,
+ * answers, redo, resign, abort and emotes follow PROTOCOL.md; now_ms is
+ * when the request came, for the clocks and cooldowns.
  */
 void lobby_request(struct lobby *lobby, struct lobby_player *player,
 		   const struct request *req, uint64_t now_ms);
@@ -285,6 +369,11 @@ void lobby_request(struct lobby *lobby, struct lobby_player *player,
  * happens and is recorded, for the journal to keep once it can.
  */
 void lobby_pause(struct lobby *lobby, bool paused);
+
+/* Calls fn for every pool, the default first. */
+void lobby_each_pool(const struct lobby *lobby,
+		     void (*fn)(void *ctx, const struct lobby_pool *pool),
+		     void *ctx);
 
 /* Looks up the seat of a canonical uid; NULL when none. */
 struct lobby_player *lobby_find(const struct lobby *lobby, const char *uid);

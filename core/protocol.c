@@ -36,7 +36,51 @@ static const char *const error_code_names[ERR_COUNT] = {
 	[ERR_NO_OFFER] = "no_offer",
 	[ERR_TOO_SOON] = "too_soon",
 	[ERR_UNAVAILABLE] = "unavailable",
+	[ERR_BAD_QUERY] = "bad_query",
+	[ERR_TOO_LATE] = "too_late",
+	[ERR_OPPONENT_GONE] = "opponent_gone",
+	[ERR_BAD_EMOTE] = "bad_emote",
 };
+
+/* The protocol words of the offers, indexed by enum offer_what. */
+static const char *const offer_what_names[OFFER_COUNT] = {
+	[OFFER_TAKEBACK] = "takeback",
+	[OFFER_DRAW] = "draw",
+	[OFFER_REMATCH] = "rematch",
+};
+
+/* The protocol words of the emotes, indexed by enum emote. */
+static const char *const emote_names[EMOTE_COUNT] = {
+	[EMOTE_HELLO] = "hello", [EMOTE_HURRY] = "hurry",
+	[EMOTE_NICE] = "nice",	 [EMOTE_WOW] = "wow",
+	[EMOTE_OOPS] = "oops",	 [EMOTE_THANKS] = "thanks",
+	[EMOTE_GG] = "gg",	 [EMOTE_SMUG] = "smug",
+};
+
+const char *offer_what_name(enum offer_what what)
+{
+	return (unsigned int)what < OFFER_COUNT ? offer_what_names[what] : "";
+}
+
+const char *emote_name(enum emote emote)
+{
+	return (unsigned int)emote < EMOTE_COUNT ? emote_names[emote] : "";
+}
+
+/*
+ * The index of item's string in words (count entries); -1 when item is
+ * not a string or not one of them.
+ */
+static int protocol_word_index(const cJSON *item, const char *const *words,
+			       int count)
+{
+	if (!cJSON_IsString(item) || !item->valuestring)
+		return -1;
+	for (int i = 0; i < count; i++)
+		if (!strcmp(item->valuestring, words[i]))
+			return i;
+	return -1;
+}
 
 const char *error_code_name(enum error_code code)
 {
@@ -178,37 +222,40 @@ static enum error_code protocol_parse_board(const cJSON *root, int board_size,
 	return ERR_NONE;
 }
 
-/* "what": takeback is the only offer there is so far. */
+/* "what": takeback, draw or rematch. */
 static enum error_code protocol_parse_what(const cJSON *root,
+					   struct request *req,
 					   const char **message)
 {
-	const cJSON *what = cJSON_GetObjectItemCaseSensitive(root, "what");
+	int what = protocol_word_index(
+		cJSON_GetObjectItemCaseSensitive(root, "what"),
+		offer_what_names, OFFER_COUNT);
 
-	if (!cJSON_IsString(what) || !what->valuestring ||
-	    strcmp(what->valuestring, "takeback") != 0) {
-		*message = "\"what\" must be \"takeback\"";
+	if (what < 0) {
+		*message = "\"what\" must be \"takeback\", \"draw\" or "
+			   "\"rematch\"";
 		return ERR_BAD_OFFER;
 	}
+	req->what = (enum offer_what)what;
 	return ERR_NONE;
 }
 
-/* {"type":"offer","what":"takeback"} */
+/* {"type":"offer","what":W} */
 static enum error_code protocol_parse_offer(const cJSON *root, int board_size,
 					    struct request *req,
 					    const char **message)
 {
 	(void)board_size;
-	(void)req;
-	return protocol_parse_what(root, message);
+	return protocol_parse_what(root, req, message);
 }
 
-/* {"type":"answer","what":"takeback","accept":B} */
+/* {"type":"answer","what":W,"accept":B} */
 static enum error_code protocol_parse_answer(const cJSON *root, int board_size,
 					     struct request *req,
 					     const char **message)
 {
 	const cJSON *accept = cJSON_GetObjectItemCaseSensitive(root, "accept");
-	enum error_code code = protocol_parse_what(root, message);
+	enum error_code code = protocol_parse_what(root, req, message);
 
 	(void)board_size;
 	if (code != ERR_NONE)
@@ -218,6 +265,25 @@ static enum error_code protocol_parse_answer(const cJSON *root, int board_size,
 		return ERR_BAD_OFFER;
 	}
 	req->accept = cJSON_IsTrue(accept);
+	return ERR_NONE;
+}
+
+/* {"type":"emote","emote":E}: one word of the list, nothing else. */
+static enum error_code protocol_parse_emote(const cJSON *root, int board_size,
+					    struct request *req,
+					    const char **message)
+{
+	int emote = protocol_word_index(
+		cJSON_GetObjectItemCaseSensitive(root, "emote"), emote_names,
+		EMOTE_COUNT);
+
+	(void)board_size;
+	if (emote < 0) {
+		*message = "\"emote\" must be one of hello, hurry, nice, wow, "
+			   "oops, thanks, gg, smug";
+		return ERR_BAD_EMOTE;
+	}
+	req->emote = (enum emote)emote;
 	return ERR_NONE;
 }
 
@@ -239,6 +305,44 @@ static cJSON *protocol_add_cell(cJSON *parent, const char *name, int x, int y)
 	return cell;
 }
 
+/* Adds "tc":"BASE+INC" or "none"; false on OOM. */
+static bool protocol_add_tc(cJSON *root, struct time_control tc)
+{
+	char text[TIME_CONTROL_TEXT_MAX];
+
+	time_control_format(tc, text, sizeof(text));
+	return cJSON_AddStringToObject(root, "tc", text);
+}
+
+/*
+ * Adds the clocks of a timed game at now_ms ("clock", and "abort_in"
+ * while the first-move deadline runs); nothing for an untimed one.
+ */
+static bool protocol_add_clock(cJSON *root, const struct game *game,
+			       uint64_t now_ms, bool abort_in)
+{
+	cJSON *clock;
+	int64_t in;
+
+	if (!game || !time_control_timed(game->clock.tc))
+		return true;
+	clock = cJSON_AddObjectToObject(root, "clock");
+	if (!clock ||
+	    !cJSON_AddNumberToObject(clock, "front",
+				     (double)fischer_left(&game->clock,
+							  ROLE_FRONT,
+							  game->to_move,
+							  now_ms)) ||
+	    !cJSON_AddNumberToObject(clock, "back",
+				     (double)fischer_left(&game->clock,
+							  ROLE_BACK,
+							  game->to_move,
+							  now_ms)))
+		return false;
+	in = abort_in ? protocol_abort_in(game, now_ms) : -1;
+	return in < 0 || cJSON_AddNumberToObject(root, "abort_in", (double)in);
+}
+
 /* The protocol_encode_*() helpers add one event's fields; false on OOM. */
 static bool protocol_encode_welcome(cJSON *root, const struct event *ev)
 {
@@ -246,6 +350,7 @@ static bool protocol_encode_welcome(cJSON *root, const struct event *ev)
 	       cJSON_AddNumberToObject(root, "protocol", PROTOCOL_VERSION) &&
 	       cJSON_AddNumberToObject(root, "size", ev->size) &&
 	       cJSON_AddStringToObject(root, "rule", rule_name(ev->rule)) &&
+	       protocol_add_tc(root, ev->tc) &&
 	       cJSON_AddStringToObject(root, "version",
 				       ev->version ? ev->version : "");
 }
@@ -258,7 +363,9 @@ static bool protocol_encode_role(cJSON *root, const struct event *ev)
 	    !cJSON_AddStringToObject(root, "room",
 				     ev->room_id ? ev->room_id : "") ||
 	    !cJSON_AddNumberToObject(root, "size", ev->size) ||
-	    !cJSON_AddStringToObject(root, "rule", rule_name(ev->rule)))
+	    !cJSON_AddStringToObject(root, "rule", rule_name(ev->rule)) ||
+	    !protocol_add_tc(root, ev->tc) ||
+	    !protocol_add_clock(root, ev->game, ev->now_ms, true))
 		return false;
 	if (ev->ai_level) {
 		opponent = cJSON_AddObjectToObject(root, "opponent");
@@ -282,7 +389,8 @@ static bool protocol_encode_winner(cJSON *root, const struct event *ev)
 	    !cJSON_AddStringToObject(root, "winner",
 				     game_winner_name(game->winner)) ||
 	    !cJSON_AddStringToObject(root, "reason",
-				     game_reason_name(game->reason)))
+				     game_reason_name(game->reason)) ||
+	    !protocol_add_clock(root, game, 0, false))
 		return false;
 	if (game->reason != REASON_FIVE)
 		return true;
@@ -319,13 +427,21 @@ static bool protocol_encode_away(cJSON *root, const struct event *ev)
 
 static bool protocol_encode_offer(cJSON *root, const struct event *ev)
 {
-	return cJSON_AddStringToObject(root, "what", "takeback") &&
+	return cJSON_AddStringToObject(root, "what",
+				       offer_what_name(ev->what)) &&
 	       cJSON_AddStringToObject(root, "by", role_name(ev->by));
+}
+
+static bool protocol_encode_emote(cJSON *root, const struct event *ev)
+{
+	return cJSON_AddStringToObject(root, "by", role_name(ev->by)) &&
+	       cJSON_AddStringToObject(root, "emote", emote_name(ev->emote));
 }
 
 static bool protocol_encode_answer(cJSON *root, const struct event *ev)
 {
-	return cJSON_AddStringToObject(root, "what", "takeback") &&
+	return cJSON_AddStringToObject(root, "what",
+				       offer_what_name(ev->what)) &&
 	       cJSON_AddBoolToObject(root, "accept", ev->accept) &&
 	       cJSON_AddStringToObject(root, "by", role_name(ev->by));
 }
@@ -334,10 +450,11 @@ static bool protocol_encode_answer(cJSON *root, const struct event *ev)
 static size_t protocol_write_board_event(const struct event *ev, char *buf,
 					 size_t size)
 {
-	return ev->undo ?
-		       protocol_write_undo(ev->game, ev->undo_cell,
-					   ev->undo_role, buf, size) :
-		       protocol_write_board(ev->game, !ev->compact, buf, size);
+	return ev->undo ? protocol_write_undo(ev->game, ev->undo_cell,
+					      ev->undo_role, ev->now_ms, buf,
+					      size) :
+			  protocol_write_board(ev->game, !ev->compact,
+					       ev->now_ms, buf, size);
 }
 
 #define NO_REQUEST -1 /* a type no client sends */
@@ -372,6 +489,10 @@ static const struct protocol_message {
 	{ "answer", REQUEST_ANSWER, protocol_parse_answer, EVENT_ANSWER,
 	  protocol_encode_answer, NULL },
 	{ "redo", REQUEST_REDO, NULL, NO_EVENT, NULL, NULL },
+	{ "resign", REQUEST_RESIGN, NULL, NO_EVENT, NULL, NULL },
+	{ "abort", REQUEST_ABORT, NULL, NO_EVENT, NULL, NULL },
+	{ "emote", REQUEST_EMOTE, protocol_parse_emote, EVENT_EMOTE,
+	  protocol_encode_emote, NULL },
 	/* server -> client */
 	{ "welcome", NO_REQUEST, NULL, EVENT_WELCOME, protocol_encode_welcome,
 	  NULL },

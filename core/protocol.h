@@ -1,5 +1,5 @@
 /*
- * protocol.h - the JSON wire protocol, version 1 (see core/PROTOCOL.md).
+ * protocol.h - the JSON wire protocol, version 2 (see core/PROTOCOL.md).
  *
  * Parsing turns one client text message into a typed, fully validated
  * struct request; encoding turns a struct event into the JSON text of one
@@ -19,7 +19,7 @@
 #include "game.h"
 #include "identity.h"
 
-#define PROTOCOL_VERSION 1
+#define PROTOCOL_VERSION 2
 
 /* The codes of an `error` message; every one but ERR_NONE is refusal. */
 enum error_code {
@@ -44,6 +44,10 @@ enum error_code {
 	ERR_NO_OFFER,	     /* an answer with no offer to answer */
 	ERR_TOO_SOON,	     /* a declined offer made again too soon */
 	ERR_UNAVAILABLE,     /* the journal cannot save: the game waits */
+	ERR_BAD_QUERY,	     /* a size, rule or tc query value refused */
+	ERR_TOO_LATE,	     /* an abort once 2 moves were played */
+	ERR_OPPONENT_GONE,   /* a rematch offered to a player who left */
+	ERR_BAD_EMOTE,	     /* an emote not in the list */
 	ERR_COUNT	     /* number of codes, for counters */
 };
 
@@ -53,15 +57,45 @@ const char *error_code_name(enum error_code code);
 /* The error a refused move request gets. */
 enum error_code error_from_move_result(enum move_result result);
 
+/* What an offer (and its answer) is about. */
+enum offer_what {
+	OFFER_TAKEBACK,
+	OFFER_DRAW,
+	OFFER_REMATCH,
+	OFFER_COUNT /* entries of a table indexed by offer */
+};
+
+/* "takeback", "draw", "rematch". */
+const char *offer_what_name(enum offer_what what);
+
+/* The emotes, in the order of the list in core/PROTOCOL.md. */
+enum emote {
+	EMOTE_HELLO,
+	EMOTE_HURRY,
+	EMOTE_NICE,
+	EMOTE_WOW,
+	EMOTE_OOPS,
+	EMOTE_THANKS,
+	EMOTE_GG,
+	EMOTE_SMUG,
+	EMOTE_COUNT
+};
+
+/* "hello", "hurry", ...; "" for none. */
+const char *emote_name(enum emote emote);
+
 /* What a client asks. */
 enum request_type {
 	REQUEST_MOVE,	/* place a stone at (x, y) */
 	REQUEST_BOARD,	/* the seed form: the whole board after a move */
 	REQUEST_WINNER, /* a client's claim of a win: ignored */
 	REQUEST_PING,	/* answered with a pong */
-	REQUEST_OFFER,	/* offers a takeback */
-	REQUEST_ANSWER, /* answers the opponent's takeback offer */
+	REQUEST_OFFER,	/* offers a takeback, a draw or a rematch */
+	REQUEST_ANSWER, /* answers the opponent's offer */
 	REQUEST_REDO,	/* plays again what a takeback removed (engine games) */
+	REQUEST_RESIGN, /* gives the game up */
+	REQUEST_ABORT,	/* calls off a game of fewer than 2 moves */
+	REQUEST_EMOTE,	/* one word of the emote list to the opponent */
 };
 
 /* One parsed client message. */
@@ -71,6 +105,8 @@ struct request {
 	int y;				/* REQUEST_MOVE: row */
 	enum role role;			/* REQUEST_BOARD: the mover it names */
 	bool accept;			/* REQUEST_ANSWER: yes or no */
+	enum offer_what what;		/* REQUEST_OFFER, REQUEST_ANSWER */
+	enum emote emote;		/* REQUEST_EMOTE */
 	uint8_t cells[BOARD_MAX_CELLS]; /* REQUEST_BOARD: enum role per cell */
 };
 
@@ -117,8 +153,9 @@ enum event_type {
 	EVENT_OPPONENT_BACK, /* the opponent is back */
 	EVENT_REPLACED,	     /* a newer connection took this seat: close
 				 * 4001; never encoded */
-	EVENT_OFFER,	     /* a takeback was offered, by `by` */
-	EVENT_ANSWER,	     /* a takeback offer was answered, by `by` */
+	EVENT_OFFER,	     /* `what` was offered, by `by` */
+	EVENT_ANSWER,	     /* an offer was answered, by `by` */
+	EVENT_EMOTE,	     /* the opponent (`by`) sent an emote */
 };
 
 /* One server message; which fields count depends on type. */
@@ -128,13 +165,17 @@ struct event {
 	const char *version;	   /* WELCOME: server version string */
 	int size;		   /* WELCOME, ROLE: board size */
 	enum rule rule;		   /* WELCOME, ROLE */
+	struct time_control tc;	   /* WELCOME, ROLE */
 	enum role role;		   /* ROLE: the receiver's side */
 	const char *room_id;	   /* ROLE: the room's UUID */
 	const char *opponent_name; /* ROLE: NULL or "" to omit opponent */
 	const char *ai_level;	   /* ROLE: the engine's level when the
 				    * opponent is the engine (then the
 				    * opponent is {ai, level}), else NULL */
-	const struct game *game;   /* BOARD, WINNER: the room's game */
+	const struct game *game;   /* ROLE (its clocks), BOARD, WINNER: the
+				    * room's game */
+	uint64_t now_ms;	   /* ROLE, BOARD: the lobby's time, for the
+				    * clocks and abort_in */
 	enum error_code code;	   /* ERROR */
 	const char *text;	   /* ERROR message, DISCONNECT text */
 	int seconds;		   /* OPPONENT_AWAY: how long the seat waits */
@@ -146,7 +187,9 @@ struct event {
 	struct cell undo_cell;	   /* BOARD with undo: the stone removed */
 	enum role undo_role;	   /* BOARD with undo: whose stone it was */
 	bool accept;		   /* ANSWER: the offer was accepted */
-	enum role by; /* OFFER, ANSWER: who offered, who answered */
+	enum offer_what what;	   /* OFFER, ANSWER */
+	enum emote emote;	   /* EMOTE */
+	enum role by; /* OFFER, ANSWER, EMOTE: who offered, answered, sent */
 };
 
 /*
@@ -163,24 +206,35 @@ char *protocol_encode(const struct event *ev, size_t headroom, size_t *len);
 /* The "type" word of an event type; NULL for one never sent (REPLACED). */
 const char *protocol_event_name(enum event_type type);
 
-/* The longest board message text for a board of size, content and all. */
-#define PROTOCOL_BOARD_TEXT_MAX(size) ((size_t)(size) * (size_t)(size)*8 + 128)
+/*
+ * The longest board message text for a board of size, content, clock and
+ * all.
+ */
+#define PROTOCOL_BOARD_TEXT_MAX(size) ((size_t)(size) * (size_t)(size)*8 + 192)
 
 /*
  * Writes the board message of game into buf (size bytes, NUL-terminated)
  * by hand: the hot path of the server, with no allocation. With content
  * false the message leaves out `content` (the compact form that clients
- * asking for updates=move get). Returns the text length, 0 when it does
- * not fit.
+ * asking for updates=move get). A timed game's board carries `clock` as
+ * it stands at now_ms, and `abort_in` while fewer than 2 moves were
+ * played. Returns the text length, 0 when it does not fit.
  */
-size_t protocol_write_board(const struct game *game, bool content, char *buf,
-			    size_t size);
+size_t protocol_write_board(const struct game *game, bool content,
+			    uint64_t now_ms, char *buf, size_t size);
 
 /*
  * Writes the board message of a takeback: content always, and `undo`
  * ({x, y, role} of the stone removed) instead of `move`.
  */
 size_t protocol_write_undo(const struct game *game, struct cell cell,
-			   enum role mover, char *buf, size_t size);
+			   enum role mover, uint64_t now_ms, char *buf,
+			   size_t size);
+
+/*
+ * The milliseconds before a timed game of fewer than 2 moves is aborted
+ * for want of a first move, at now_ms; -1 when no such deadline runs.
+ */
+int64_t protocol_abort_in(const struct game *game, uint64_t now_ms);
 
 #endif

@@ -143,11 +143,63 @@ static void protocol_out_cell(struct protocol_out *out, struct cell cell,
 	protocol_out_str(out, "\"}");
 }
 
+/* A count of milliseconds (a clock: at most three hours and more). */
+static void protocol_out_ms(struct protocol_out *out, int64_t ms)
+{
+	char digits[24];
+	int n = 0;
+	uint64_t value = ms > 0 ? (uint64_t)ms : 0;
+
+	do {
+		digits[sizeof(digits) - 1 - n++] = (char)('0' + value % 10);
+		value /= 10;
+	} while (value && n < 20);
+	protocol_out_bytes(out, digits + sizeof(digits) - n, (size_t)n);
+}
+
+int64_t protocol_abort_in(const struct game *game, uint64_t now_ms)
+{
+	uint64_t at;
+
+	if (game_is_over(game))
+		return -1;
+	at = fischer_abort_at(&game->clock, game->moves_played);
+	if (at == UINT64_MAX)
+		return -1;
+	return at > now_ms ? (int64_t)(at - now_ms) : 0;
+}
+
+/*
+ * Writes ,"clock":{"front":F,"back":B} for a timed game, and
+ * ,"abort_in":MS while its first-move deadline runs.
+ */
+static void protocol_out_clock(struct protocol_out *out,
+			       const struct game *game, uint64_t now_ms)
+{
+	int64_t abort_in;
+
+	if (!time_control_timed(game->clock.tc))
+		return;
+	protocol_out_str(out, ",\"clock\":{\"front\":");
+	protocol_out_ms(out, fischer_left(&game->clock, ROLE_FRONT,
+					  game->to_move, now_ms));
+	protocol_out_str(out, ",\"back\":");
+	protocol_out_ms(out, fischer_left(&game->clock, ROLE_BACK,
+					  game->to_move, now_ms));
+	protocol_out_str(out, "}");
+	abort_in = protocol_abort_in(game, now_ms);
+	if (abort_in >= 0) {
+		protocol_out_str(out, ",\"abort_in\":");
+		protocol_out_ms(out, abort_in);
+	}
+}
+
 /* A board message; with undo, of a takeback that removed *undo. */
 static size_t protocol_write_board_message(const struct game *game,
 					   bool content,
 					   const struct cell *undo,
-					   enum role undo_role, char *buf,
+					   enum role undo_role,
+					   uint64_t now_ms, char *buf,
 					   size_t size)
 {
 	/* The content cells, quoted, with the comma that follows them. */
@@ -193,6 +245,7 @@ static size_t protocol_write_board_message(const struct game *game,
 	}
 	protocol_out_str(&out, "\"moves\":");
 	protocol_out_uint(&out, (unsigned int)game->moves_played);
+	protocol_out_clock(&out, game, now_ms);
 	protocol_out_str(&out, "}");
 	if (out.overflow)
 		return 0;
@@ -200,16 +253,17 @@ static size_t protocol_write_board_message(const struct game *game,
 	return (size_t)(out.at - buf);
 }
 
-size_t protocol_write_board(const struct game *game, bool content, char *buf,
-			    size_t size)
+size_t protocol_write_board(const struct game *game, bool content,
+			    uint64_t now_ms, char *buf, size_t size)
 {
-	return protocol_write_board_message(game, content, NULL, ROLE_NONE, buf,
-					    size);
+	return protocol_write_board_message(game, content, NULL, ROLE_NONE,
+					    now_ms, buf, size);
 }
 
 size_t protocol_write_undo(const struct game *game, struct cell cell,
-			   enum role mover, char *buf, size_t size)
+			   enum role mover, uint64_t now_ms, char *buf,
+			   size_t size)
 {
-	return protocol_write_board_message(game, true, &cell, mover, buf,
-					    size);
+	return protocol_write_board_message(game, true, &cell, mover, now_ms,
+					    buf, size);
 }

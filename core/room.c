@@ -1,6 +1,7 @@
 /*
- * room.c - a room's players, its game, offers and takebacks, and who is
- * told what.
+ * room.c - a room's players, its game and clocks, offers (takeback, draw,
+ * rematch), takebacks, resign, abort, emotes, the end of a game, and who
+ * is told what.
  */
 #include "room.h"
 
@@ -39,9 +40,12 @@ void room_refuse(struct lobby *lobby, const struct lobby_player *player,
 	room_tell(lobby, player, &ev);
 }
 
-/* Tells player its side, room and opponent (by name only, never uid). */
+/*
+ * Tells player its side, room, pool and opponent (by name only, never
+ * uid), and a timed game's clocks at now_ms.
+ */
 static void room_tell_role(struct lobby *lobby,
-			   const struct lobby_player *player)
+			   const struct lobby_player *player, uint64_t now_ms)
 {
 	const struct lobby_room *room = player->room;
 	const struct lobby_player *opponent =
@@ -50,6 +54,9 @@ static void room_tell_role(struct lobby *lobby,
 		.type = EVENT_ROLE,
 		.size = room->game.board.size,
 		.rule = room->game.rule,
+		.tc = room->game.clock.tc,
+		.game = &room->game,
+		.now_ms = now_ms,
 		.role = player->role,
 		.room_id = room->id,
 		.opponent_name = opponent ? opponent->name : NULL,
@@ -81,13 +88,40 @@ static void room_broadcast(struct lobby *lobby, const struct lobby_room *room,
 		room_tell(lobby, room->seats[ROLE_BACK], ev);
 }
 
-/* Sends a game event (board or winner) of room to both seats. */
+/* Sends a game event (board or winner) of room at now_ms to both seats. */
 static void room_broadcast_game(struct lobby *lobby, struct lobby_room *room,
-				enum event_type type)
+				enum event_type type, uint64_t now_ms)
 {
-	struct event ev = { .type = type, .game = &room->game };
+	struct event ev = { .type = type, .game = &room->game,
+			    .now_ms = now_ms };
 
 	room_broadcast(lobby, room, &ev);
+}
+
+/*
+ * When room's game must next be looked at for time: its flag, or its
+ * first-move deadline; DEADLINE_NONE when it is over or untimed.
+ */
+static uint64_t room_deadline_at(const struct lobby_room *room)
+{
+	const struct game *game = &room->game;
+
+	if (game_is_over(game) || !time_control_timed(game->clock.tc))
+		return DEADLINE_NONE;
+	if (game->moves_played < 2)
+		return fischer_abort_at(&game->clock, game->moves_played);
+	return fischer_flag_at(&game->clock, game->to_move);
+}
+
+/*
+ * Puts room's deadline in the lobby's timers as it now stands. Out of
+ * memory leaves the room out: its time is still checked by the next
+ * request (room_check_time()).
+ */
+static void room_set_deadline(struct lobby *lobby, struct lobby_room *room)
+{
+	(void)deadline_set(&lobby->timers, &room->deadline,
+			   room_deadline_at(room));
 }
 
 /* The game of room has just ended: count it and journal it. */
@@ -95,16 +129,71 @@ static void room_game_ended(struct lobby *lobby, struct lobby_room *room)
 {
 	lobby->stats.rooms_live--;
 	lobby->stats.games_finished[room->game.reason]++;
+	room->pool->games--;
+	room_set_deadline(lobby, room);
 	room_record(lobby, RECORD_GAME_OVER, room);
+}
+
+static void room_offer_lapse(struct lobby *lobby, struct lobby_room *room,
+			     uint64_t now_ms);
+
+/*
+ * Ends room's live game at now_ms for a reason other than a move: a
+ * pending offer lapses, the clocks stop (the side to move charged), loser
+ * loses (ROLE_NONE: nobody wins: aborted, or agreed drawn); counted and
+ * journalled. The caller tells the players.
+ */
+static void room_end(struct lobby *lobby, struct lobby_room *room,
+		     enum role loser, enum game_reason reason, uint64_t now_ms)
+{
+	struct game *game = &room->game;
+
+	room_offer_lapse(lobby, room, now_ms);
+	fischer_stop(&game->clock, game->to_move, now_ms);
+	if (loser == ROLE_NONE)
+		game_halt(game, reason);
+	else
+		game_lose(game, loser, reason);
+	room->serial++;
+	room_game_ended(lobby, room);
 }
 
 /* The live game of room is lost by loser, who left or could not move. */
 static void room_forfeit(struct lobby *lobby, struct lobby_room *room,
-			 enum role loser)
+			 enum role loser, uint64_t now_ms)
 {
-	game_forfeit(&room->game, loser);
-	room->serial++;
-	room_game_ended(lobby, room);
+	room_end(lobby, room, loser, REASON_FORFEIT, now_ms);
+}
+
+/* As room_end(), then both players get winner. */
+static void room_end_told(struct lobby *lobby, struct lobby_room *room,
+			  enum role loser, enum game_reason reason,
+			  uint64_t now_ms)
+{
+	room_end(lobby, room, loser, reason, now_ms);
+	room_broadcast_game(lobby, room, EVENT_WINNER, now_ms);
+}
+
+void room_time_out(struct lobby *lobby, struct lobby_room *room,
+		   uint64_t now_ms)
+{
+	if (room->game.moves_played < 2)
+		room_end_told(lobby, room, ROLE_NONE, REASON_ABORTED, now_ms);
+	else
+		room_end_told(lobby, room, room->game.to_move, REASON_TIMEOUT,
+			      now_ms);
+}
+
+/* Ends room's game when its deadline fell by now_ms; true when it did. */
+static bool room_check_time(struct lobby *lobby, struct lobby_room *room,
+			    uint64_t now_ms)
+{
+	uint64_t at = room_deadline_at(room);
+
+	if (at == DEADLINE_NONE || at > now_ms)
+		return false;
+	room_time_out(lobby, room, now_ms);
+	return true;
 }
 
 /* Seats player in room as role. */
@@ -117,18 +206,23 @@ static void room_seat(struct lobby_room *room, struct lobby_player *player,
 	room->seats[role] = player;
 }
 
-struct lobby_room *room_alloc(const struct lobby *lobby)
+struct lobby_room *room_alloc(const struct lobby *lobby,
+			      struct lobby_pool *pool)
 {
 	struct lobby_room *room = calloc(1, sizeof(*room));
 
 	if (!room)
 		return NULL;
-	/* The config was checked by lobby_init(): only memory can fail. */
-	if (game_init(&room->game, lobby->config.board_size, lobby->config.rule,
+	/* The pool's key was checked: only memory can fail. */
+	if (game_init(&room->game, pool->key.size, pool->key.rule,
 		      lobby->config.full_board)) {
 		free(room);
 		return NULL;
 	}
+	room->pool = pool;
+	pool->refs++;
+	room->offer_by = ROLE_NONE;
+	room->deadline.at = DEADLINE_NONE;
 	return room;
 }
 
@@ -160,14 +254,21 @@ static uint8_t room_init(struct lobby *lobby, struct lobby_room *room,
 	return coin;
 }
 
-/* A room whose seats are filled opens at now_ms: count it and journal it. */
+/*
+ * A room whose seats are filled opens at now_ms: its clocks are set,
+ * counted and journalled.
+ */
 static void room_opened(struct lobby *lobby, struct lobby_room *room,
 			uint64_t now_ms)
 {
 	room->opened_ms = now_ms;
+	fischer_start(&room->game.clock, room->pool->key.tc,
+		      lobby->config.first_move_ms, now_ms);
+	room_set_deadline(lobby, room);
 	lobby->stats.rooms++;
 	lobby->stats.rooms_live++;
 	lobby->stats.matches++;
+	room->pool->games++;
 	room_record(lobby, RECORD_ROOM_OPENED, room);
 }
 
@@ -185,8 +286,8 @@ void room_match(struct lobby *lobby, struct lobby_room *room,
 	room_seat(room, first, (coin & 1) == 0 ? ROLE_FRONT : ROLE_BACK);
 	room_seat(room, second, (coin & 1) == 0 ? ROLE_BACK : ROLE_FRONT);
 	room_opened(lobby, room, now_ms);
-	room_tell_role(lobby, room->seats[ROLE_FRONT]);
-	room_tell_role(lobby, room->seats[ROLE_BACK]);
+	room_tell_role(lobby, room->seats[ROLE_FRONT], now_ms);
+	room_tell_role(lobby, room->seats[ROLE_BACK], now_ms);
 }
 
 /* The engine is to move in room: the caller is asked to think. */
@@ -197,20 +298,37 @@ static void room_ai_think(struct lobby *lobby, struct lobby_room *room)
 		lobby->sink.think(lobby->sink.ctx, room);
 }
 
-int room_open_ai(struct lobby *lobby, struct lobby_player *player,
-		 enum engine_level level, uint64_t now_ms)
+/*
+ * An empty room of pool for a game against the engine (with room to keep
+ * what takebacks take for redo); NULL on out of memory.
+ */
+static struct lobby_room *room_alloc_ai(struct lobby *lobby,
+					struct lobby_pool *pool)
 {
-	int cells = lobby->config.board_size * lobby->config.board_size;
-	struct lobby_player *engine = calloc(1, sizeof(*engine));
-	struct lobby_room *room = room_alloc(lobby);
-	uint8_t coin;
+	int cells = pool->key.size * pool->key.size;
+	struct lobby_room *room = room_alloc(lobby, pool);
 
 	if (room)
 		room->redo = malloc((size_t)cells * sizeof(*room->redo));
-	if (!engine || !room || !room->redo) {
+	if (room && !room->redo) {
+		room_free(lobby, room);
+		return NULL;
+	}
+	return room;
+}
+
+int room_open_ai(struct lobby *lobby, struct lobby_player *player,
+		 struct lobby_pool *pool, enum engine_level level,
+		 uint64_t now_ms)
+{
+	struct lobby_player *engine = calloc(1, sizeof(*engine));
+	struct lobby_room *room = room_alloc_ai(lobby, pool);
+	uint8_t coin;
+
+	if (!engine || !room) {
 		free(engine);
 		if (room)
-			room_free(room);
+			room_free(lobby, room);
 		return -ENOMEM;
 	}
 	coin = room_init(lobby, room, now_ms);
@@ -223,7 +341,7 @@ int room_open_ai(struct lobby *lobby, struct lobby_player *player,
 	lobby->stats.ai_rooms++;
 	lobby->stats.ai_matches++;
 	room_opened(lobby, room, now_ms);
-	room_tell_role(lobby, player);
+	room_tell_role(lobby, player, now_ms);
 	room_ai_think(lobby, room);
 	return 0;
 }
@@ -254,11 +372,12 @@ void room_resume(struct lobby *lobby, struct lobby_player *player,
 	const struct lobby_player *opponent =
 		player->room->seats[role_other(player->role)];
 
-	room_tell_role(lobby, player);
+	room_tell_role(lobby, player, now_ms);
 	if (game->moves_played > 0) {
 		struct event ev = {
 			.type = EVENT_BOARD,
 			.game = game,
+			.now_ms = now_ms,
 			.resume = true,
 		};
 
@@ -266,6 +385,16 @@ void room_resume(struct lobby *lobby, struct lobby_player *player,
 	}
 	if (game_is_over(game))
 		room_tell_game(lobby, player, EVENT_WINNER);
+	/* An offer still waiting, the player's or the opponent's. */
+	if (player->room->offer_by != ROLE_NONE) {
+		struct event ev = {
+			.type = EVENT_OFFER,
+			.what = player->room->offer_what,
+			.by = player->room->offer_by,
+		};
+
+		room_tell(lobby, player, &ev);
+	}
 	if (!opponent) {
 		struct event ev = {
 			.type = EVENT_DISCONNECT,
@@ -278,25 +407,40 @@ void room_resume(struct lobby *lobby, struct lobby_player *player,
 	}
 }
 
-/* The pending takeback offer of room lapses: both hear it was declined. */
+/*
+ * The pending offer of room is declined (by an answer, or lapsing): its
+ * maker may not make one of its kind again for a while; counted.
+ */
+static void room_offer_declined(struct lobby *lobby, struct lobby_room *room,
+				uint64_t now_ms)
+{
+	struct lobby_player *offerer = room->seats[room->offer_by];
+
+	if (offerer)
+		offerer->offer_again_at[room->offer_what] =
+			now_ms + LOBBY_OFFER_COOLDOWN_MS;
+	lobby->stats.offers[room->offer_what][0]++;
+	room->offer_by = ROLE_NONE;
+}
+
+/* The pending offer of room lapses: both hear it was declined. */
 static void room_offer_lapse(struct lobby *lobby, struct lobby_room *room,
 			     uint64_t now_ms)
 {
-	struct lobby_player *offerer;
 	struct event ev = { .type = EVENT_ANSWER, .accept = false };
 
 	if (room->offer_by == ROLE_NONE)
 		return;
-	offerer = room->seats[room->offer_by];
 	ev.by = role_other(room->offer_by);
-	room->offer_by = ROLE_NONE;
-	if (offerer)
-		offerer->offer_again_at = now_ms + LOBBY_OFFER_COOLDOWN_MS;
+	ev.what = room->offer_what;
+	room_offer_declined(lobby, room, now_ms);
 	room_broadcast(lobby, room, &ev);
 }
 
-void room_free(struct lobby_room *room)
+void room_free(struct lobby *lobby, struct lobby_room *room)
 {
+	(void)deadline_set(&lobby->timers, &room->deadline, DEADLINE_NONE);
+	lobby_pool_drop(lobby, room->pool);
 	game_release(&room->game);
 	free(room->redo);
 	free(room);
@@ -314,9 +458,10 @@ void room_leave(struct lobby *lobby, struct lobby_player *player,
 
 	if (opponent)
 		room_offer_lapse(lobby, room, now_ms);
+	room->offer_by = ROLE_NONE;
 	room->seats[player->role] = NULL;
 	if (!game_is_over(&room->game)) {
-		room_forfeit(lobby, room, player->role);
+		room_forfeit(lobby, room, player->role, now_ms);
 		if (opponent)
 			room_tell_game(lobby, opponent, EVENT_WINNER);
 	}
@@ -327,11 +472,15 @@ void room_leave(struct lobby *lobby, struct lobby_player *player,
 		free(opponent);
 		lobby->stats.ai_rooms--;
 	}
-	if (!room->seats[ROLE_FRONT] && !room->seats[ROLE_BACK]) {
-		room_record(lobby, RECORD_ROOM_CLOSED, room);
-		room_free(room);
-		lobby->stats.rooms--;
-	}
+	if (!room->seats[ROLE_FRONT] && !room->seats[ROLE_BACK])
+		room_close(lobby, room);
+}
+
+void room_close(struct lobby *lobby, struct lobby_room *room)
+{
+	room_record(lobby, RECORD_ROOM_CLOSED, room);
+	room_free(lobby, room);
+	lobby->stats.rooms--;
 }
 
 /*
@@ -340,12 +489,15 @@ void room_leave(struct lobby *lobby, struct lobby_player *player,
  * to both. Engine rooms keep what was taken back for redo.
  */
 static void room_take_back(struct lobby *lobby, struct lobby_room *room,
-			   enum role role)
+			   enum role role, uint64_t now_ms)
 {
 	struct game *game = &room->game;
-	struct event ev = { .type = EVENT_BOARD, .game = game, .undo = true };
+	struct event ev = { .type = EVENT_BOARD, .game = game, .undo = true,
+			    .now_ms = now_ms };
 	int taken = 0;
 
+	/* No time is given back: the clocks stand as they are now. */
+	fischer_stop(&game->clock, game->to_move, now_ms);
 	while (game->moves_played > 0 &&
 	       (taken == 0 || game->to_move != role)) {
 		if (!game_undo(game, &ev.undo_cell, &ev.undo_role))
@@ -355,10 +507,13 @@ static void room_take_back(struct lobby *lobby, struct lobby_room *room,
 			room->redo[room->redo_count++] = (uint16_t)board_index(
 				game->board.size, ev.undo_cell.x,
 				ev.undo_cell.y);
+		fischer_restart(&game->clock, game->moves_played, now_ms);
 		room->serial++;
 		room_record(lobby, RECORD_TAKEBACK, room);
 		room_broadcast(lobby, room, &ev);
 	}
+	fischer_restart(&game->clock, game->moves_played, now_ms);
+	room_set_deadline(lobby, room);
 	lobby->stats.takebacks++;
 }
 
@@ -368,20 +523,125 @@ static bool room_has_moved(const struct game *game, enum role role)
 	return game->moves_played > (role == ROLE_FRONT ? 0 : 1);
 }
 
-/* {"type":"offer","what":"takeback"}. */
-static void room_offer(struct lobby *lobby, struct lobby_player *player,
-		       uint64_t now_ms)
+/* Opens the rematch of room's finished game: see room_rematch(). */
+static void room_rematch(struct lobby *lobby, struct lobby_room *room,
+			 struct lobby_room *next, uint64_t now_ms);
+
+/*
+ * What room needs before offer what of player can be made: NULL when it
+ * can, or the error (and *text why).
+ */
+static enum error_code room_offer_check(const struct lobby_room *room,
+					const struct lobby_player *player,
+					enum offer_what what,
+					const char **text)
+{
+	const struct lobby_player *opponent =
+		room->seats[role_other(player->role)];
+
+	if (what == OFFER_REMATCH) {
+		if (!game_is_over(&room->game)) {
+			*text = "a rematch is offered once the game is over";
+			return ERR_BAD_OFFER;
+		}
+		if (!opponent) {
+			*text = "your opponent has left";
+			return ERR_OPPONENT_GONE;
+		}
+	} else if (what == OFFER_TAKEBACK &&
+		   !room_has_moved(&room->game, player->role)) {
+		*text = "you have no move to take back";
+		return ERR_NOTHING_TO_UNDO;
+	}
+	return ERR_NONE;
+}
+
+/*
+ * Carries out the accepted offer what of offerer in room at now_ms (the
+ * answer was told). next: the room for a rematch, allocated before.
+ */
+static void room_offer_accepted(struct lobby *lobby, struct lobby_room *room,
+				enum offer_what what, enum role offerer,
+				struct lobby_room *next, uint64_t now_ms)
+{
+	lobby->stats.offers[what][1]++;
+	switch (what) {
+	case OFFER_TAKEBACK:
+		room_take_back(lobby, room, offerer, now_ms);
+		break;
+	case OFFER_DRAW:
+		room_end_told(lobby, room, ROLE_NONE, REASON_AGREEMENT, now_ms);
+		break;
+	case OFFER_REMATCH:
+	case OFFER_COUNT:
+		room_rematch(lobby, room, next, now_ms);
+		break;
+	}
+}
+
+/*
+ * A room for the rematch of room, allocated before anyone is told it is
+ * accepted (so that accepting cannot fail halfway); NULL on out of memory.
+ */
+static struct lobby_room *room_alloc_rematch(struct lobby *lobby,
+					     const struct lobby_room *room)
+{
+	return room->ai_role != ROLE_NONE ? room_alloc_ai(lobby, room->pool) :
+					    room_alloc(lobby, room->pool);
+}
+
+/*
+ * The engine answers offer what of player at once: it takes back and
+ * rematches, and declines draws.
+ */
+static void room_engine_answers(struct lobby *lobby, struct lobby_player *player,
+				enum offer_what what, uint64_t now_ms)
 {
 	struct lobby_room *room = player->room;
-	struct event ev = { .type = EVENT_OFFER, .by = player->role };
+	struct lobby_room *next = NULL;
+	struct event ev = { .type = EVENT_ANSWER, .what = what,
+			    .by = room->ai_role, .accept = what != OFFER_DRAW };
 
-	if (!room_has_moved(&room->game, player->role)) {
-		room_refuse(lobby, player, ERR_NOTHING_TO_UNDO,
-			    "you have no move to take back");
+	if (what == OFFER_TAKEBACK) {
+		/* As ever: no offer nor answer, the moves go back at once. */
+		lobby->stats.offers[what][1]++;
+		room_take_back(lobby, room, player->role, now_ms);
 		return;
 	}
-	if (room->ai_role != ROLE_NONE) {
-		room_take_back(lobby, room, player->role);
+	if (what == OFFER_REMATCH) {
+		next = room_alloc_rematch(lobby, room);
+		if (!next) {
+			room_refuse(lobby, player, ERR_UNAVAILABLE,
+				    "the server is out of memory");
+			return;
+		}
+	}
+	room->offer_by = player->role;
+	room->offer_what = what;
+	room_tell(lobby, player,
+		  &(struct event){ .type = EVENT_OFFER, .what = what,
+				   .by = player->role });
+	room_tell(lobby, player, &ev);
+	if (!ev.accept) {
+		room_offer_declined(lobby, room, now_ms);
+		return;
+	}
+	room->offer_by = ROLE_NONE;
+	room_offer_accepted(lobby, room, what, player->role, next, now_ms);
+}
+
+/* {"type":"offer","what":W}. */
+static void room_offer(struct lobby *lobby, struct lobby_player *player,
+		       enum offer_what what, uint64_t now_ms)
+{
+	struct lobby_room *room = player->room;
+	struct event ev = { .type = EVENT_OFFER, .what = what,
+			    .by = player->role };
+	const char *text = NULL;
+	enum error_code code = room_offer_check(room, player, what, &text);
+
+	if (code != ERR_NONE) {
+		room_refuse(lobby, player, code, text);
 		return;
 	}
 	if (room->offer_by != ROLE_NONE) {
@@ -389,58 +649,154 @@ static void room_offer(struct lobby *lobby, struct lobby_player *player,
 			    "an offer is already waiting for an answer");
 		return;
 	}
-	if (now_ms < player->offer_again_at) {
+	if (now_ms < player->offer_again_at[what]) {
 		room_refuse(lobby, player, ERR_TOO_SOON,
 			    "your last offer was declined; wait a little");
 		return;
 	}
+	if (room->ai_role != ROLE_NONE) {
+		room_engine_answers(lobby, player, what, now_ms);
+		return;
+	}
 	room->offer_by = player->role;
+	room->offer_what = what;
 	room_broadcast(lobby, room, &ev);
 }
 
-/* {"type":"answer","what":"takeback","accept":B}. */
+/* {"type":"answer","what":W,"accept":B}. */
 static void room_answer(struct lobby *lobby, struct lobby_player *player,
-			bool accept, uint64_t now_ms)
+			enum offer_what what, bool accept, uint64_t now_ms)
 {
 	struct lobby_room *room = player->room;
 	enum role offerer = role_other(player->role);
+	struct lobby_room *next = NULL;
 	struct event ev = {
 		.type = EVENT_ANSWER,
+		.what = what,
 		.accept = accept,
 		.by = player->role,
 	};
 
-	if (room->offer_by != offerer) {
+	if (room->offer_by != offerer || room->offer_what != what) {
 		room_refuse(lobby, player, ERR_NO_OFFER,
 			    "there is no offer to answer");
 		return;
 	}
-	room->offer_by = ROLE_NONE;
+	if (accept && what == OFFER_REMATCH) {
+		next = room_alloc_rematch(lobby, room);
+		if (!next) {
+			room_refuse(lobby, player, ERR_UNAVAILABLE,
+				    "the server is out of memory");
+			return;
+		}
+	}
 	room_broadcast(lobby, room, &ev);
-	if (accept)
-		room_take_back(lobby, room, offerer);
-	else if (room->seats[offerer])
-		room->seats[offerer]->offer_again_at =
-			now_ms + LOBBY_OFFER_COOLDOWN_MS;
+	if (!accept) {
+		room_offer_declined(lobby, room, now_ms);
+		return;
+	}
+	room->offer_by = ROLE_NONE;
+	room_offer_accepted(lobby, room, what, offerer, next, now_ms);
 }
 
-/* Journals, counts and announces the move just played in room. */
-static void room_moved(struct lobby *lobby, struct lobby_room *room)
+/*
+ * Opens next (from room_alloc_rematch()) for the rematch of room's
+ * finished game: the same players and pool, the sides swapped, a new id;
+ * room is closed. Both get role, as after a match.
+ */
+static void room_rematch(struct lobby *lobby, struct lobby_room *room,
+			 struct lobby_room *next, uint64_t now_ms)
+{
+	struct lobby_player *front = room->seats[ROLE_FRONT];
+	struct lobby_player *back = room->seats[ROLE_BACK];
+
+	(void)room_init(lobby, next, now_ms);
+	snprintf(next->rematch_of, sizeof(next->rematch_of), "%s", room->id);
+	next->ai_role = role_other(room->ai_role);
+	if (room->ai_role == ROLE_NONE)
+		next->ai_role = ROLE_NONE;
+	room->seats[ROLE_FRONT] = room->seats[ROLE_BACK] = NULL;
+	room_close(lobby, room);
+	room_seat(next, front, ROLE_BACK);
+	room_seat(next, back, ROLE_FRONT);
+	if (next->ai_role != ROLE_NONE)
+		lobby->stats.ai_matches++;
+	room_opened(lobby, next, now_ms);
+	if (!front->ai)
+		room_tell_role(lobby, front, now_ms);
+	if (!back->ai)
+		room_tell_role(lobby, back, now_ms);
+	room_ai_think(lobby, next);
+}
+
+/* {"type":"resign"}: the sender loses. */
+static void room_resign(struct lobby *lobby, struct lobby_player *player,
+			uint64_t now_ms)
+{
+	room_end_told(lobby, player->room, player->role, REASON_RESIGN, now_ms);
+}
+
+/* {"type":"abort"}: a game of fewer than 2 moves ends uncounted. */
+static void room_abort(struct lobby *lobby, struct lobby_player *player,
+		       uint64_t now_ms)
+{
+	if (player->room->game.moves_played >= 2) {
+		room_refuse(lobby, player, ERR_TOO_LATE,
+			    "a game can be aborted only before its second "
+			    "move; resign instead");
+		return;
+	}
+	room_end_told(lobby, player->room, ROLE_NONE, REASON_ABORTED, now_ms);
+}
+
+/* {"type":"emote","emote":E}: to the opponent, at most one per 3 s. */
+static void room_emote(struct lobby *lobby, struct lobby_player *player,
+		       enum emote emote, uint64_t now_ms)
+{
+	const struct lobby_player *opponent =
+		player->room->seats[role_other(player->role)];
+	struct event ev = { .type = EVENT_EMOTE, .emote = emote,
+			    .by = player->role };
+
+	if (now_ms < player->emote_again_at) {
+		room_refuse(lobby, player, ERR_TOO_SOON,
+			    "one emote every 3 seconds");
+		return;
+	}
+	player->emote_again_at = now_ms + LOBBY_EMOTE_COOLDOWN_MS;
+	lobby->stats.emotes++;
+	if (opponent)
+		room_tell(lobby, opponent, &ev);
+}
+
+/*
+ * The move just played in room at now_ms: the clocks, journalled,
+ * counted and announced.
+ */
+static void room_moved(struct lobby *lobby, struct lobby_room *room,
+		       uint64_t now_ms)
 {
 	struct game *game = &room->game;
 
+	fischer_moved(&game->clock, game->last_mover, game->moves_played,
+		      now_ms);
+	if (game_is_over(game))
+		fischer_stop(&game->clock, ROLE_NONE, now_ms);
 	room->serial++;
 	lobby->stats.moves++;
 	room_record(lobby, RECORD_MOVE, room);
 	if (game_is_over(game))
 		room_game_ended(lobby, room);
-	room_broadcast_game(lobby, room, EVENT_BOARD);
+	else
+		room_set_deadline(lobby, room);
+	room_broadcast_game(lobby, room, EVENT_BOARD, now_ms);
 	if (game_is_over(game))
-		room_broadcast_game(lobby, room, EVENT_WINNER);
+		room_broadcast_game(lobby, room, EVENT_WINNER, now_ms);
 }
 
 /* {"type":"redo"}: engine rooms put back what the last takeback took. */
-static void room_redo(struct lobby *lobby, struct lobby_player *player)
+static void room_redo(struct lobby *lobby, struct lobby_player *player,
+		      uint64_t now_ms)
 {
 	struct lobby_room *room = player->room;
 	struct game *game = &room->game;
@@ -463,7 +819,7 @@ static void room_redo(struct lobby *lobby, struct lobby_player *player)
 			break;
 		}
 		played++;
-		room_moved(lobby, room);
+		room_moved(lobby, room, now_ms);
 	}
 	if (!game_is_over(game))
 		room_ai_think(lobby, room);
@@ -517,29 +873,49 @@ static void room_play(struct lobby *lobby, struct lobby_player *player,
 	}
 	room_offer_lapse(lobby, room, now_ms);
 	room->redo_count = 0;
-	room_moved(lobby, room);
+	room_moved(lobby, room, now_ms);
 	if (!game_is_over(game))
 		room_ai_think(lobby, room);
+}
+
+/* Whether a request may come once the game is over: rematch, emotes. */
+static bool room_request_after_end(const struct request *req)
+{
+	return req->type == REQUEST_EMOTE ||
+	       ((req->type == REQUEST_OFFER || req->type == REQUEST_ANSWER) &&
+		req->what == OFFER_REMATCH);
 }
 
 void room_request(struct lobby *lobby, struct lobby_player *player,
 		  const struct request *req, uint64_t now_ms)
 {
+	/* A flag that fell since the last tick falls before anything. */
+	room_check_time(lobby, player->room, now_ms);
 	if (req->type != REQUEST_MOVE && req->type != REQUEST_BOARD &&
-	    game_is_over(&player->room->game)) {
+	    game_is_over(&player->room->game) &&
+	    !room_request_after_end(req)) {
 		room_refuse(lobby, player, ERR_GAME_OVER,
 			    room_move_message(MOVE_GAME_OVER));
 		return;
 	}
 	switch (req->type) {
 	case REQUEST_OFFER:
-		room_offer(lobby, player, now_ms);
+		room_offer(lobby, player, req->what, now_ms);
 		break;
 	case REQUEST_ANSWER:
-		room_answer(lobby, player, req->accept, now_ms);
+		room_answer(lobby, player, req->what, req->accept, now_ms);
 		break;
 	case REQUEST_REDO:
-		room_redo(lobby, player);
+		room_redo(lobby, player, now_ms);
+		break;
+	case REQUEST_RESIGN:
+		room_resign(lobby, player, now_ms);
+		break;
+	case REQUEST_ABORT:
+		room_abort(lobby, player, now_ms);
+		break;
+	case REQUEST_EMOTE:
+		room_emote(lobby, player, req->emote, now_ms);
 		break;
 	default:
 		room_play(lobby, player, req, now_ms);
@@ -557,35 +933,42 @@ bool room_ai_ticket_holds(const struct lobby_room *room,
 	       room->seats[room->ai_role];
 }
 
-int room_ai_move(struct lobby *lobby, struct lobby_room *room, int x, int y)
+int room_ai_move(struct lobby *lobby, struct lobby_room *room, int x, int y,
+		 uint64_t now_ms)
 {
+	/* The engine's flag may have fallen while it thought. */
+	if (room_check_time(lobby, room, now_ms))
+		return -ESTALE;
 	if (game_play(&room->game, room->ai_role, x, y) != MOVE_OK)
 		return -EINVAL;
 	room->redo_count = 0;
-	room_moved(lobby, room);
+	room_moved(lobby, room, now_ms);
 	return 0;
 }
 
-void room_ai_forfeit(struct lobby *lobby, struct lobby_room *room)
+void room_ai_forfeit(struct lobby *lobby, struct lobby_room *room,
+		     uint64_t now_ms)
 {
-	room_forfeit(lobby, room, room->ai_role);
-	room_broadcast_game(lobby, room, EVENT_WINNER);
+	room_end_told(lobby, room, room->ai_role, REASON_FORFEIT, now_ms);
 }
 
 struct lobby_room *room_restore(struct lobby *lobby,
 				const struct lobby_saved_game *saved,
-				const char *id, struct lobby_player *front,
+				const char *id, struct lobby_pool *pool,
+				struct lobby_player *front,
 				struct lobby_player *back, uint64_t now_ms)
 {
-	struct lobby_room *room = calloc(1, sizeof(*room));
+	struct lobby_room *room = room_alloc(lobby, pool);
+	struct fischer *clock;
 	int i;
 
 	if (!room)
 		return NULL;
 	snprintf(room->id, sizeof(room->id), "%s", id);
-	if (game_init(&room->game, saved->board_size, saved->rule,
-		      saved->full_board))
-		goto out_free_room;
+	if (saved->rematch_of && identity_check_uid(saved->rematch_of,
+						    room->rematch_of) == false)
+		room->rematch_of[0] = '\0';
+	room->game.full_board = saved->full_board;
 	for (i = 0; i < saved->moves_played; i++) {
 		struct cell cell =
 			board_cell(saved->board_size, saved->moves[i]);
@@ -596,14 +979,25 @@ struct lobby_room *room_restore(struct lobby *lobby,
 	}
 	if (game_is_over(&room->game))
 		goto out_free_room;
+	/* The clocks of the last move; the time since is nobody's. */
+	clock = &room->game.clock;
+	fischer_start(clock, pool->key.tc, lobby->config.first_move_ms,
+		      now_ms);
+	for (i = 0; i < ROLE_COUNT; i++)
+		if ((i == ROLE_FRONT || i == ROLE_BACK) &&
+		    time_control_timed(pool->key.tc) && saved->clock_ms[i] >= 0)
+			clock->left_ms[i] = saved->clock_ms[i];
+	fischer_restart(clock, room->game.moves_played, now_ms);
 	room_seat(room, front, ROLE_FRONT);
 	room_seat(room, back, ROLE_BACK);
 	room->opened_ms = now_ms;
+	room_set_deadline(lobby, room);
 	lobby->stats.rooms++;
 	lobby->stats.rooms_live++;
+	pool->games++;
 	return room;
 
 out_free_room:
-	room_free(room);
+	room_free(lobby, room);
 	return NULL;
 }

@@ -36,10 +36,12 @@ void room_record(struct lobby *lobby, enum lobby_record type,
 		 const struct lobby_room *room);
 
 /*
- * An empty room with a fresh game of the lobby's size and rule, for
- * room_match(); NULL on out of memory. room_free() frees it.
+ * An empty room of pool (which it holds) with a fresh game of the pool's
+ * size and rule, for room_match(); NULL on out of memory. room_free()
+ * frees it.
  */
-struct lobby_room *room_alloc(const struct lobby *lobby);
+struct lobby_room *room_alloc(const struct lobby *lobby,
+			      struct lobby_pool *pool);
 
 /*
  * Pairs first (who queued first) and second, taken out of the queue by
@@ -57,7 +59,8 @@ void room_match(struct lobby *lobby, struct lobby_room *room,
  * -ENOMEM with nothing changed.
  */
 int room_open_ai(struct lobby *lobby, struct lobby_player *player,
-		 enum engine_level level, uint64_t now_ms);
+		 struct lobby_pool *pool, enum engine_level level,
+		 uint64_t now_ms);
 
 /*
  * Tells a seated player who came back, or took over its seat, where
@@ -94,11 +97,23 @@ void room_request(struct lobby *lobby, struct lobby_player *player,
 bool room_ai_ticket_holds(const struct lobby_room *room,
 			  const struct lobby_ai_ticket *ticket);
 
-/* The engine's move in room; -EINVAL (nothing changed) when illegal. */
-int room_ai_move(struct lobby *lobby, struct lobby_room *room, int x, int y);
+/*
+ * The engine's move in room at now_ms; -EINVAL (nothing changed) when
+ * illegal, -ESTALE when its time ran out first (the game ended).
+ */
+int room_ai_move(struct lobby *lobby, struct lobby_room *room, int x, int y,
+		 uint64_t now_ms);
 
 /* The engine could not move: it loses room's game by forfeit. */
-void room_ai_forfeit(struct lobby *lobby, struct lobby_room *room);
+void room_ai_forfeit(struct lobby *lobby, struct lobby_room *room,
+		     uint64_t now_ms);
+
+/*
+ * The deadline of room's timed game fell by now_ms: fewer than 2 moves,
+ * it is aborted; else the side to move loses on time. Both get winner.
+ */
+void room_time_out(struct lobby *lobby, struct lobby_room *room,
+		   uint64_t now_ms);
 
 /*
  * A room for a saved game (id: its canonical id) with the moves replayed
@@ -108,10 +123,20 @@ void room_ai_forfeit(struct lobby *lobby, struct lobby_room *room);
  */
 struct lobby_room *room_restore(struct lobby *lobby,
 				const struct lobby_saved_game *saved,
-				const char *id, struct lobby_player *front,
+				const char *id, struct lobby_pool *pool,
+				struct lobby_player *front,
 				struct lobby_player *back, uint64_t now_ms);
 
-/* Frees a room whose seats are empty; sends nothing. */
-void room_free(struct lobby_room *room);
+/* Records that room closed and frees it (its seats emptied). */
+void room_close(struct lobby *lobby, struct lobby_room *room);
+
+/* Frees a room whose seats are empty; sends nothing, records nothing. */
+void room_free(struct lobby *lobby, struct lobby_room *room);
+
+/*
+ * From core/lobby.c: a room or queued player stops holding pool, which
+ * is freed with its last holder (unless it is the default pool).
+ */
+void lobby_pool_drop(struct lobby *lobby, struct lobby_pool *pool);
 
 #endif

@@ -17,6 +17,9 @@
 #include "log.h"
 #include "pbrain_client.h"
 
+/* The least time a search is given, however short the engine's clock. */
+#define AI_BUDGET_MIN_MS 5
+
 /* A search: the position, copied, and, once done, its answer. */
 struct ai_job {
 	struct ai_job *next;
@@ -26,6 +29,7 @@ struct ai_job {
 	enum rule rule;
 	enum engine_level level;
 	uint32_t seed;
+	uint32_t budget_ms; /* the search's time */
 	int err;	 /* 0, or the engine's error */
 	int x, y;	 /* the move, when err is 0 */
 	uint64_t micros; /* how long the search took */
@@ -122,7 +126,7 @@ static void *ai_worker(void *arg)
 
 		start = ai_now_us(NULL);
 		/* the config is read-only once the loop runs */
-		limits.deadline_us = start + (uint64_t)ai->config->ai_ms * 1000;
+		limits.deadline_us = start + (uint64_t)job->budget_ms * 1000;
 		limits.seed = job->seed;
 		job->err = engine ?
 				   engine_choose(engine, &job->board,
@@ -339,6 +343,27 @@ out_forfeit_started:
 	ai_fail_later(ai, room);
 }
 
+/*
+ * The time the engine takes for its move in room: --ai-ms, and in a timed
+ * game no more than its clock affords (a twentieth of what is left and
+ * half the increment, never over half of what is left): its thinking
+ * comes off its own clock.
+ */
+static uint32_t ai_budget_ms(const struct ai *ai, const struct lobby_room *room)
+{
+	const struct fischer *clock = &room->game.clock;
+	int64_t left = clock->left_ms[room->ai_role];
+	int64_t budget = ai->config->ai_ms;
+
+	if (!time_control_timed(clock->tc))
+		return (uint32_t)budget;
+	if (left / 20 + clock->tc.inc_ms / 2 < budget)
+		budget = left / 20 + clock->tc.inc_ms / 2;
+	if (left / 2 < budget)
+		budget = left / 2;
+	return budget < AI_BUDGET_MIN_MS ? AI_BUDGET_MIN_MS : (uint32_t)budget;
+}
+
 void ai_think(void *ctx, struct lobby_room *room)
 {
 	struct ai *ai = ctx;
@@ -359,6 +384,7 @@ void ai_think(void *ctx, struct lobby_room *room)
 	job->to_move = room->game.to_move;
 	job->rule = room->game.rule;
 	job->level = room->seats[room->ai_role]->level;
+	job->budget_ms = ai_budget_ms(ai, room);
 	hub_random(ai->hub, &seed, sizeof(seed));
 	job->seed = seed;
 

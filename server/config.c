@@ -155,6 +155,20 @@ static int set_rule(struct server_config *config, const char *value, char *why,
 	return 0;
 }
 
+static int set_time_control(struct server_config *config, const char *value,
+			    char *why, size_t why_size)
+{
+	if (!time_control_parse(value, &config->time_control)) {
+		snprintf(why, why_size,
+			 "must be none or BASE+INC in seconds (base %d to %d, "
+			 "increment 0 to %d)",
+			 TIME_CONTROL_BASE_MIN_S, TIME_CONTROL_BASE_MAX_S,
+			 TIME_CONTROL_INC_MAX_S);
+		return -1;
+	}
+	return 0;
+}
+
 static int set_full_board(struct server_config *config, const char *value,
 			  char *why, size_t why_size)
 {
@@ -219,6 +233,12 @@ static const struct config_option config_options[] = {
 	{ "--rule", "GOMOKU_RULE", "RULE",
 	  "freestyle (five or more wins) or standard (exactly five) (default: freestyle)",
 	  SETTER(set_rule) },
+	{ "--time-control", "GOMOKU_TIME_CONTROL", "TC",
+	  "the default clock: none, or BASE+INC in seconds, 300+5: five minutes each and five seconds more per move (default: none)",
+	  SETTER(set_time_control) },
+	{ "--first-move-timeout", "GOMOKU_FIRST_MOVE_TIMEOUT", "SECONDS",
+	  "a timed game whose first or second move does not come this soon is aborted (default: 30)",
+	  INT_FIELD(first_move_timeout, 1, 3600) },
 	{ "--full-board", "GOMOKU_FULL_BOARD", "OUTCOME",
 	  "a full board with no five: back (second player wins) or draw (default: back)",
 	  SETTER(set_full_board) },
@@ -317,6 +337,7 @@ void config_init(struct server_config *config)
 	config->board_size = BOARD_DEFAULT_SIZE;
 	config->rule = RULE_FREESTYLE;
 	config->full_board = FULL_BOARD_BACK;
+	config->first_move_timeout = 30;
 	config->db_path = "gomoku.db";
 	config->keep_days = 30;
 	config->reconnect_grace = 30;

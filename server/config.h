@@ -10,6 +10,7 @@
 
 #include "board.h"
 #include "engine.h"
+#include "fischer.h"
 #include "log.h"
 
 /* One of these per process. Strings point into argv, environ or literals. */
@@ -21,6 +22,9 @@ struct server_config {
 	int keep_days;	      /* finished games kept; 0: for ever */
 	int board_size;	      /* BOARD_MIN_SIZE..BOARD_MAX_SIZE */
 	enum rule rule;
+	struct time_control time_control; /* the default pool's clock */
+	int first_move_timeout; /* seconds for each first move of a timed
+				 * game */
 	enum full_board full_board;
 	int reconnect_grace;   /* seconds a dropped player keeps the seat */
 	int rate_burst;	       /* messages a connection may send at once */

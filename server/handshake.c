@@ -5,6 +5,8 @@
 #include "handshake.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
+#include <stdlib.h>
 #include <netinet/in.h>
 #include <string.h>
 #include <strings.h>
@@ -156,8 +158,93 @@ static bool handshake_read_mode(struct lws *wsi, struct handshake_query *query)
 	       (len < 0 || !engine_level_parse(arg, &query->level));
 }
 
+/*
+ * A query value as the client meant it: lws leaves %XX escapes in the
+ * arguments, and a time control's "+" comes as %2B from a client that
+ * escapes it (encodeURIComponent). Decodes in place; false for a bad
+ * escape.
+ */
+static bool handshake_unescape(char *value)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *out = value;
+
+	for (const char *in = value; *in; in++) {
+		const char *hi, *lo;
+
+		if (*in != '%') {
+			*out++ = *in;
+			continue;
+		}
+		hi = in[1] ? strchr(hex, tolower((unsigned char)in[1])) : NULL;
+		lo = hi && in[2] ? strchr(hex, tolower((unsigned char)in[2])) :
+				   NULL;
+		if (!hi || !lo)
+			return false;
+		*out++ = (char)((hi - hex) << 4 | (lo - hex));
+		in += 2;
+	}
+	*out = '\0';
+	return true;
+}
+
+/*
+ * size, rule and tc: the pool, each defaulting to the server's. Returns
+ * the refusal of the first bad one, NULL when all are good.
+ */
+static const struct handshake_refusal *
+handshake_read_pool(struct lws *wsi, const struct lobby_pool_key *defaults,
+		    struct lobby_pool_key *pool)
+{
+	static const struct handshake_refusal bad_size = {
+		ERR_BAD_QUERY, "size must be a whole number from 5 to 25",
+		"bad size"
+	};
+	static const struct handshake_refusal bad_rule = {
+		ERR_BAD_QUERY, "rule must be freestyle or standard", "bad rule"
+	};
+	static const struct handshake_refusal bad_tc = {
+		ERR_BAD_QUERY,
+		"tc must be none or BASE+INC in seconds (base 10 to 10800, "
+		"increment 0 to 180)",
+		"bad tc"
+	};
+	char arg[TIME_CONTROL_TEXT_MAX + 8];
+	char *end;
+	long size;
+	int len;
+
+	*pool = *defaults;
+	len = handshake_query_arg(wsi, "size", arg, sizeof(arg));
+	if (len == -2 || len == 0)
+		return &bad_size;
+	if (len > 0) {
+		size = strtol(arg, &end, 10);
+		if (*end || arg[0] < '0' || arg[0] > '9' ||
+		    size < BOARD_MIN_SIZE || size > BOARD_MAX_SIZE)
+			return &bad_size;
+		pool->size = (int)size;
+	}
+	len = handshake_query_arg(wsi, "rule", arg, sizeof(arg));
+	if (len == -2 || len == 0 ||
+	    (len > 0 && strcmp(arg, rule_name(RULE_FREESTYLE)) &&
+	     strcmp(arg, rule_name(RULE_STANDARD))))
+		return &bad_rule;
+	if (len > 0)
+		pool->rule = strcmp(arg, rule_name(RULE_STANDARD)) ?
+				     RULE_FREESTYLE :
+				     RULE_STANDARD;
+	len = handshake_query_arg(wsi, "tc", arg, sizeof(arg));
+	if (len == -2 || len == 0 ||
+	    (len > 0 && (!handshake_unescape(arg) ||
+			 !time_control_parse(arg, &pool->tc))))
+		return &bad_tc;
+	return NULL;
+}
+
 const struct handshake_refusal *
-handshake_read_query(struct lws *wsi, struct handshake_query *query)
+handshake_read_query(struct lws *wsi, const struct lobby_pool_key *defaults,
+		     struct handshake_query *query)
 {
 	static const struct handshake_refusal bad_uid = {
 		ERR_BAD_UID, "uid must be a UUID in 8-4-4-4-12 form", "bad uid"
@@ -183,5 +270,5 @@ handshake_read_query(struct lws *wsi, struct handshake_query *query)
 		return &bad_name;
 	if (!handshake_read_mode(wsi, query))
 		return &bad_mode;
-	return NULL;
+	return handshake_read_pool(wsi, defaults, &query->pool);
 }

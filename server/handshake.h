@@ -2,7 +2,7 @@
  * handshake.h - the WebSocket upgrade request: what it must be to be
  * taken (the game's paths, a well-formed RFC 6455 handshake, a WebSocket
  * and not h2c), and what it says: the client's forwarded address and the
- * query (uid, name, mode, level, updates; PROTOCOL.md).
+ * query (uid, name, mode, level, updates, size, rule, tc; PROTOCOL.md).
  *
  * Each reads the headers of wsi while libwebsockets still has them: the
  * checks from the callbacks of the upgrade, the rest at ESTABLISHED.
@@ -16,6 +16,7 @@
 
 #include "engine.h"
 #include "identity.h"
+#include "lobby.h"
 #include "protocol.h"
 
 /*
@@ -47,11 +48,13 @@ struct handshake_query {
 	enum engine_level level;       /* its level (medium by default) */
 	bool compact;		       /* updates=move: boards without
 					* content */
+	struct lobby_pool_key pool;    /* size, rule and tc, each the
+					* server's default when absent */
 };
 
 /* Why a query is refused: the error, its text, the close reason. */
 struct handshake_refusal {
-	enum error_code code; /* ERR_BAD_UID, ERR_BAD_NAME or ERR_BAD_MODE */
+	enum error_code code; /* ERR_BAD_UID, _NAME, _MODE or _QUERY */
 	const char *message;  /* the error message's text */
 	const char *reason;   /* the close frame's reason */
 };
@@ -59,9 +62,11 @@ struct handshake_refusal {
 /*
  * Reads the query into *query: NULL when it is good, else why it is
  * refused. uid is read first: when only the name or mode is refused,
- * query->uid already holds the uid.
+ * query->uid already holds the uid. defaults: the pool of a query that
+ * names none of size, rule and tc.
  */
 const struct handshake_refusal *
-handshake_read_query(struct lws *wsi, struct handshake_query *query);
+handshake_read_query(struct lws *wsi, const struct lobby_pool_key *defaults,
+		     struct handshake_query *query);
 
 #endif

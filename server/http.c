@@ -44,6 +44,7 @@ struct http_route {
 static const struct http_route http_routes[] = {
 	{ "/healthz", ops_http_healthz },
 	{ "/metrics", ops_http_metrics },
+	{ "/api/pools", ops_http_pools },
 	{ "/api/games/", ops_http_game },
 };
 

@@ -124,19 +124,14 @@ void hub_release(struct hub *hub)
 	lobby_release(&hub->lobby);
 }
 
-struct lobby_player *hub_connect(struct hub *hub, const char *uid,
-				 const char *name, void *conn, bool ai,
-				 enum engine_level level)
+struct lobby_player *hub_connect(struct hub *hub,
+				 const struct lobby_join *join, void *conn)
 {
 	struct lobby_player *player;
-	uint64_t now;
 
 	if (hub->stopped)
 		return NULL;
-	now = hub_step_begin(hub);
-	player = ai ? lobby_connect_ai(&hub->lobby, uid, name, conn, level,
-				       now) :
-		      lobby_connect(&hub->lobby, uid, name, conn, now);
+	player = lobby_join(&hub->lobby, join, conn, hub_step_begin(hub));
 	hub_step_end(hub);
 	return player;
 }
@@ -165,8 +160,7 @@ int hub_ai_move(struct hub *hub, const struct lobby_ai_ticket *ticket, int x,
 
 	if (hub->stopped)
 		return -ESTALE;
-	hub_step_begin(hub);
-	err = lobby_ai_move(&hub->lobby, ticket, x, y);
+	err = lobby_ai_move(&hub->lobby, ticket, x, y, hub_step_begin(hub));
 	hub_step_end(hub);
 	return err;
 }
@@ -177,8 +171,7 @@ int hub_ai_forfeit(struct hub *hub, const struct lobby_ai_ticket *ticket)
 
 	if (hub->stopped)
 		return -ESTALE;
-	hub_step_begin(hub);
-	err = lobby_ai_forfeit(&hub->lobby, ticket);
+	err = lobby_ai_forfeit(&hub->lobby, ticket, hub_step_begin(hub));
 	hub_step_end(hub);
 	return err;
 }
@@ -224,10 +217,11 @@ static struct outbuf *hub_encode_new(const struct event *ev, bool compact)
 			return NULL;
 		buf->len = ev->undo ?
 				   protocol_write_undo(ev->game, ev->undo_cell,
-						       ev->undo_role,
+						       ev->undo_role, ev->now_ms,
 						       outbuf_payload(buf),
 						       buf->cap + 1) :
 				   protocol_write_board(ev->game, !compact,
+							ev->now_ms,
 							outbuf_payload(buf),
 							buf->cap + 1);
 		return buf;

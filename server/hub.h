@@ -103,14 +103,12 @@ void hub_stop(struct hub *hub);
 void hub_release(struct hub *hub);
 
 /*
- * A connection conn arrives for uid (checked, canonical) with name
- * (checked, may be ""), to play online or, with ai, the engine at level:
- * lobby_connect() or lobby_connect_ai(). The seat, or NULL (out of memory,
- * or stopped).
+ * A connection conn arrives to play as join asks (its uid and name
+ * checked, its pool valid): lobby_join(). The seat, or NULL (out of
+ * memory, or stopped).
  */
-struct lobby_player *hub_connect(struct hub *hub, const char *uid,
-				 const char *name, void *conn, bool ai,
-				 enum engine_level level);
+struct lobby_player *hub_connect(struct hub *hub,
+				 const struct lobby_join *join, void *conn);
 
 /* player's parsed request: lobby_request(). */
 void hub_request(struct hub *hub, struct lobby_player *player,

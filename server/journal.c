@@ -103,6 +103,8 @@ void journal_record(struct journal *journal, enum lobby_record type,
 			err = store_takeback(store, room);
 		break;
 	case RECORD_ROOM_CLOSED:
+		if (store)
+			store_forget(store, room);
 		break;
 	}
 	if (err)

@@ -300,6 +300,9 @@ int main(int argc, char **argv)
 	lobby_config = (struct lobby_config){
 		.board_size = server.config.board_size,
 		.rule = server.config.rule,
+		.time_control = server.config.time_control,
+		.first_move_ms =
+			(uint32_t)server.config.first_move_timeout * 1000,
 		.full_board = server.config.full_board,
 		.reconnect_grace_ms =
 			(uint64_t)server.config.reconnect_grace * 1000,

@@ -1,6 +1,7 @@
 /*
- * ops_http.c - /healthz (JSON status), /metrics (Prometheus text) and
- * /api/games/ID (a game's record).
+ * ops_http.c - /healthz (JSON status), /metrics (Prometheus text),
+ * /api/pools (who waits and plays what) and /api/games/ID (a game's
+ * record).
  */
 #include "ops_http.h"
 
@@ -16,6 +17,17 @@
 
 /* Large enough for every metric with all error codes. */
 #define OPS_BODY_MAX 8192
+
+/* The most bytes one pool takes in /api/pools. */
+#define OPS_POOL_MAX 128
+
+/* The /api/pools document being written. */
+struct ops_pools {
+	char *buf;
+	size_t len;
+	size_t cap;	 /* bytes of buf */
+	unsigned listed; /* pools written so far */
+};
 
 /* A growing text document. */
 struct ops_doc {
@@ -51,7 +63,7 @@ static void ops_render_healthz(const struct server *srv, struct ops_doc *doc)
 					    "ok",
 		(unsigned long long)((clock_monotonic_ms() - srv->started_ms) /
 				     1000),
-		srv->metrics.connections, srv->hub.lobby.queue.count,
+		srv->metrics.connections, srv->hub.lobby.stats.waiting,
 		srv->hub.lobby.away.count, srv->hub.lobby.stats.rooms,
 		srv->listen.bound, GOMOKU_VERSION);
 }
@@ -100,8 +112,6 @@ static void ops_render_ai_metrics(const struct server *srv, struct ops_doc *doc)
 static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 {
 	const struct lobby_stats *stats = &srv->hub.lobby.stats;
-	static const enum game_reason reasons[] = { REASON_FIVE, REASON_FULL,
-						    REASON_FORFEIT };
 
 	ops_metric(doc, "gomoku_uptime_seconds", "gauge",
 		   "Seconds since the server started.",
@@ -109,8 +119,7 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 	ops_metric(doc, "gomoku_connections", "gauge",
 		   "Open WebSocket connections.", srv->metrics.connections);
 	ops_metric(doc, "gomoku_players_waiting", "gauge",
-		   "Players waiting for an opponent.",
-		   srv->hub.lobby.queue.count);
+		   "Players waiting for an opponent.", stats->waiting);
 	ops_metric(doc, "gomoku_tcp_connections", "gauge",
 		   "Open TCP connections (HTTP and WebSocket).",
 		   srv->metrics.tcp_connections);
@@ -133,11 +142,24 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 		doc,
 		"# HELP gomoku_games_finished_total Games ended, by reason.\n"
 		"# TYPE gomoku_games_finished_total counter\n");
-	for (size_t i = 0; i < sizeof(reasons) / sizeof(*reasons); i++)
+	for (int reason = REASON_NONE + 1; reason < REASON_COUNT; reason++)
 		ops_doc_printf(
 			doc, "gomoku_games_finished_total{reason=\"%s\"} %lu\n",
-			game_reason_name(reasons[i]),
-			stats->games_finished[reasons[i]]);
+			game_reason_name(reason), stats->games_finished[reason]);
+	ops_doc_printf(doc,
+		       "# HELP gomoku_offers_total Offers answered (a lapsed "
+		       "one is declined), by kind and answer.\n"
+		       "# TYPE gomoku_offers_total counter\n");
+	for (int what = 0; what < OFFER_COUNT; what++)
+		for (int accepted = 1; accepted >= 0; accepted--)
+			ops_doc_printf(doc,
+				       "gomoku_offers_total{what=\"%s\","
+				       "answer=\"%s\"} %lu\n",
+				       offer_what_name(what),
+				       accepted ? "accepted" : "declined",
+				       stats->offers[what][accepted]);
+	ops_metric(doc, "gomoku_emotes_total", "counter", "Emotes relayed.",
+		   stats->emotes);
 	ops_metric(doc, "gomoku_moves_total", "counter", "Moves accepted.",
 		   stats->moves);
 	ops_doc_printf(
@@ -216,6 +238,52 @@ int ops_http_metrics(struct server *srv, const char *path,
 	answer->mime = "text/plain; version=0.0.4; charset=utf-8";
 	answer->cache = "no-store";
 	answer->len = doc.len;
+	return 0;
+}
+
+/* A pool's entry in /api/pools, appended to the document in ctx. */
+static void ops_pool_entry(void *ctx, const struct lobby_pool *pool)
+{
+	struct ops_pools *doc = ctx;
+	char tc[TIME_CONTROL_TEXT_MAX];
+	int n;
+
+	/* The default pool always; the others while someone uses them. */
+	if (doc->listed && !pool->queue.count && !pool->games)
+		return;
+	time_control_format(pool->key.tc, tc, sizeof(tc));
+	n = snprintf(doc->buf + doc->len, doc->cap - doc->len,
+		     "%s{\"size\":%d,\"rule\":\"%s\",\"tc\":\"%s\","
+		     "\"waiting\":%zu,\"games\":%lu}",
+		     doc->listed ? "," : "", pool->key.size,
+		     rule_name(pool->key.rule), tc, pool->queue.count,
+		     pool->games);
+	if (n > 0 && (size_t)n < doc->cap - doc->len)
+		doc->len += (size_t)n;
+	doc->listed++;
+}
+
+int ops_http_pools(struct server *srv, const char *path,
+		   struct http_answer *answer)
+{
+	const struct lobby *lobby = &srv->hub.lobby;
+	struct ops_pools doc = { 0 };
+
+	(void)path;
+	/* Every entry fits OPS_POOL_MAX bytes: no pool is cut. */
+	doc.cap = (lobby->pools.count + 1) * OPS_POOL_MAX;
+	doc.buf = malloc(doc.cap);
+	if (!doc.buf)
+		return -ENOMEM;
+	doc.len = (size_t)snprintf(doc.buf, doc.cap, "{\"pools\":[");
+	lobby_each_pool(lobby, ops_pool_entry, &doc);
+	doc.len += (size_t)snprintf(doc.buf + doc.len, doc.cap - doc.len,
+				    "]}\n");
+	answer->body = doc.buf;
+	answer->len = doc.len;
+	answer->status = HTTP_STATUS_OK;
+	answer->mime = "application/json";
+	answer->cache = "no-store";
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 /*
- * ops_http.h - the operations endpoints: GET /healthz, GET /metrics and
- * GET /api/games/ID, each one small document rendered from the server's
- * counters or read from the store. The routes of server/http.c call them.
+ * ops_http.h - the operations endpoints: GET /healthz, GET /metrics,
+ * GET /api/pools and GET /api/games/ID, each one small document rendered
+ * from the server's counters and pools or read from the store. The routes of server/http.c call them.
  */
 #ifndef GOMOKU_OPS_HTTP_H
 #define GOMOKU_OPS_HTTP_H
@@ -17,6 +17,8 @@ int ops_http_healthz(struct server *srv, const char *path,
 		     struct http_answer *answer);
 int ops_http_metrics(struct server *srv, const char *path,
 		     struct http_answer *answer);
+int ops_http_pools(struct server *srv, const char *path,
+		   struct http_answer *answer);
 int ops_http_game(struct server *srv, const char *path,
 		  struct http_answer *answer);
 

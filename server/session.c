@@ -325,7 +325,8 @@ static bool session_admit(struct server *srv,
 					  "too many connections");
 		return false;
 	}
-	refusal = handshake_read_query(pss->wsi, query);
+	refusal = handshake_read_query(
+		pss->wsi, &srv->hub.lobby.default_pool->key, query);
 	if (refusal && refusal->code != ERR_BAD_UID)
 		memcpy(pss->uid, query->uid, sizeof(pss->uid));
 	if (!refusal)
@@ -346,6 +347,7 @@ static int session_open(struct server *srv, struct per_vhost_data__gomoku *vhd,
 			struct per_session_data__gomoku *pss, struct lws *wsi)
 {
 	struct handshake_query query;
+	struct lobby_join join;
 	struct event welcome;
 
 	pss->wsi = wsi;
@@ -371,15 +373,22 @@ static int session_open(struct server *srv, struct per_vhost_data__gomoku *vhd,
 		.type = EVENT_WELCOME,
 		.uid = pss->uid,
 		.version = GOMOKU_VERSION,
-		.size = srv->config.board_size,
-		.rule = srv->config.rule,
+		.size = query.pool.size,
+		.rule = query.pool.rule,
+		.tc = query.pool.tc,
 	};
 	session_queue(srv, pss, &welcome);
 	log_info("connect uid=" LOG_ID " peer=%s", LOG_ID_ARG(pss->uid),
 		 pss->peer);
 
-	pss->player = hub_connect(&srv->hub, pss->uid, query.name, pss,
-				  query.ai, query.level);
+	join = (struct lobby_join){
+		.uid = pss->uid,
+		.name = query.name,
+		.pool = &query.pool,
+		.ai = query.ai,
+		.level = query.level,
+	};
+	pss->player = hub_connect(&srv->hub, &join, pss);
 	if (!pss->player) {
 		log_error("out of memory seating uid=" LOG_ID,
 			  LOG_ID_ARG(pss->uid));
@@ -446,8 +455,8 @@ static void session_handle_message(struct server *srv,
 			"binary frames are not accepted: send JSON text");
 		return;
 	}
-	code = protocol_parse(text, len, srv->config.board_size, &req,
-			      &message);
+	code = protocol_parse(text, len, lobby_player_board_size(pss->player),
+			      &req, &message);
 	if (code != ERR_NONE) {
 		session_send_error(srv, pss, code, message);
 		return;

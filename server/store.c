@@ -2,7 +2,8 @@
  * store.c - games in SQLite, through prepared statements: the batch of
  * writes kept until it commits (live games' moves appended to a log, a
  * finished game's written whole), restores, replays, and a maintenance
- * thread (checkpoints, pruning the log, retention).
+ * thread (checkpoints, pruning the log, retention); the clocks of each
+ * move of the live timed games, kept in memory for their ends.
  *
  * One file over 600 lines: every statement is prepared once into one table
  * that the batch, the restore, the replays and the maintenance thread all
@@ -48,32 +49,45 @@ static const char store_schema[] =
 	" winner TEXT,"
 	" reason TEXT,"
 	" line TEXT,"
-	" log_from INTEGER);"
+	" log_from INTEGER,"
+	" tc TEXT NOT NULL DEFAULT 'none',"
+	" rematch_of TEXT,"
+	" front_ms INTEGER,"
+	" back_ms INTEGER);"
 	"CREATE TABLE IF NOT EXISTS moves ("
 	" game_id TEXT NOT NULL REFERENCES games(id),"
 	" seq INTEGER NOT NULL,"
 	" x INTEGER NOT NULL,"
 	" y INTEGER NOT NULL,"
+	" front_ms INTEGER,"
+	" back_ms INTEGER,"
 	" PRIMARY KEY (game_id, seq)) WITHOUT ROWID;"
 	"CREATE TABLE IF NOT EXISTS move_log ("
 	" n INTEGER PRIMARY KEY,"
 	" game_id TEXT NOT NULL,"
 	" seq INTEGER NOT NULL,"
 	" x INTEGER NOT NULL,"
-	" y INTEGER NOT NULL);"
+	" y INTEGER NOT NULL,"
+	" front_ms INTEGER,"
+	" back_ms INTEGER);"
 	"CREATE INDEX IF NOT EXISTS games_unfinished ON games(started_ms)"
 	" WHERE finished_ms IS NULL;"
 	"CREATE INDEX IF NOT EXISTS games_finished ON games(finished_ms)"
 	" WHERE finished_ms IS NOT NULL;";
 
 /*
- * Databases of the first layout (user_version 0) kept every move in
- * `moves`, keyed by game: each move of a live game wrote a page of its
- * own. Now the moves of live games go to the append-only `move_log`, and
- * a game's moves reach `moves` whole when it ends. The move to this
- * layout, once, at start-up: the moves of unfinished games to the log.
+ * The layouts of the database, in user_version:
+ * 1 (user_version 0) kept every move in `moves`, keyed by game: each move
+ *   of a live game wrote a page of its own.
+ * 2 sends the moves of live games to the append-only `move_log`; a
+ *   game's moves reach `moves` whole when it ends. The move to it, once,
+ *   at start-up: the moves of unfinished games to the log.
+ * 3 (protocol 2) adds the time control, rematch_of and the final clocks
+ *   to `games`, and both clocks to every move and takeback (front_ms,
+ *   back_ms: NULL in untimed games). Older rows get tc 'none' and NULL
+ *   clocks (store_layout3_columns).
  */
-#define STORE_LAYOUT 2
+#define STORE_LAYOUT 3
 static const char store_migrate_log[] =
 	"BEGIN IMMEDIATE;"
 	"INSERT INTO move_log (game_id, seq, x, y)"
@@ -88,6 +102,20 @@ static const char store_migrate_log[] =
 	" (SELECT id FROM games WHERE finished_ms IS NULL);"
 	"PRAGMA user_version=2;"
 	"COMMIT;";
+
+/* The columns layout 3 added, for ALTER TABLE on an older database. */
+static const struct {
+	const char *table, *column, *type;
+} store_layout3_columns[] = {
+	{ "games", "tc", "TEXT NOT NULL DEFAULT 'none'" },
+	{ "games", "rematch_of", "TEXT" },
+	{ "games", "front_ms", "INTEGER" },
+	{ "games", "back_ms", "INTEGER" },
+	{ "moves", "front_ms", "INTEGER" },
+	{ "moves", "back_ms", "INTEGER" },
+	{ "move_log", "front_ms", "INTEGER" },
+	{ "move_log", "back_ms", "INTEGER" },
+};
 
 /* The prepared statements, by what they do. */
 enum store_stmt {
@@ -113,36 +141,61 @@ static const char *const store_sql[STMT_COUNT] = {
 	/* the first move writes its game: again after a takeback to none */
 	[STMT_INSERT_GAME] =
 		"INSERT OR IGNORE INTO games (id, size, rule, full_board, front_uid,"
-		" back_uid, front_name, back_name, started_ms, log_from)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+		" back_uid, front_name, back_name, started_ms, tc, rematch_of,"
+		" log_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
 		" (SELECT COALESCE(MAX(n), 0) + 1 FROM move_log))",
 	/* a finished game's moves, all at once */
-	[STMT_INSERT_MOVE] = "INSERT OR REPLACE INTO moves (game_id, seq, x, y)"
-			     " VALUES (?, ?, ?, ?)",
+	[STMT_INSERT_MOVE] =
+		"INSERT OR REPLACE INTO moves (game_id, seq, x, y, front_ms,"
+		" back_ms) VALUES (?, ?, ?, ?, ?, ?)",
 	/* a live game's move; x = y = -1: a takeback to seq moves */
 	[STMT_LOG_MOVE] =
-		"INSERT INTO move_log (game_id, seq, x, y) VALUES (?, ?, ?, ?)",
+		"INSERT INTO move_log (game_id, seq, x, y, front_ms, back_ms)"
+		" VALUES (?, ?, ?, ?, ?, ?)",
 	[STMT_FINISH_GAME] =
 		"UPDATE games SET finished_ms = ?, winner = ?, reason = ?,"
-		" line = ? WHERE id = ?",
+		" line = ?, front_ms = ?, back_ms = ? WHERE id = ?",
+	/* the columns by enum store_game_column */
 	[STMT_SELECT_GAME] =
 		"SELECT size, rule, full_board, front_name, back_name,"
 		" started_ms, finished_ms, winner, reason, line, front_uid,"
-		" back_uid FROM games WHERE id = ?",
-	[STMT_SELECT_MOVES] =
-		"SELECT seq, x, y FROM moves WHERE game_id = ? ORDER BY seq",
+		" back_uid, tc, rematch_of, front_ms, back_ms FROM games"
+		" WHERE id = ?",
+	[STMT_SELECT_MOVES] = "SELECT seq, x, y, front_ms, back_ms FROM moves"
+			      " WHERE game_id = ? ORDER BY seq",
 	/* from the game's first entry on: the entries of the games that
 	 * started since, and no index to update on every move */
 	[STMT_SELECT_LOG] =
-		"SELECT seq, x, y FROM move_log WHERE n >="
+		"SELECT seq, x, y, front_ms, back_ms FROM move_log WHERE n >="
 		" (SELECT log_from FROM games WHERE id = ?1) AND game_id = ?1"
 		" ORDER BY n",
 	[STMT_SELECT_UNFINISHED] =
 		"SELECT id FROM games WHERE finished_ms IS NULL"
 		" ORDER BY started_ms",
+	/* with the clocks of its last entry, when it was timed */
 	[STMT_ABANDON_GAME] =
-		"UPDATE games SET finished_ms = started_ms, reason = 'abandoned'"
-		" WHERE id = ?",
+		"UPDATE games SET finished_ms = started_ms, reason = 'abandoned',"
+		" front_ms = ?, back_ms = ? WHERE id = ?",
+};
+
+/* The columns of STMT_SELECT_GAME. */
+enum store_game_column {
+	COL_SIZE,
+	COL_RULE,
+	COL_FULL_BOARD,
+	COL_FRONT_NAME,
+	COL_BACK_NAME,
+	COL_STARTED_MS,
+	COL_FINISHED_MS,
+	COL_WINNER,
+	COL_REASON,
+	COL_LINE,
+	COL_FRONT_UID,
+	COL_BACK_UID,
+	COL_TC,
+	COL_REMATCH_OF,
+	COL_FRONT_MS,
+	COL_BACK_MS,
 };
 
 /*
@@ -165,6 +218,16 @@ struct store_checkpointer {
 	time_t next_retention; /* CLOCK_MONOTONIC seconds of the next run */
 };
 
+/*
+ * Both clocks of a timed game at one moment; known false: none (an
+ * untimed game, or a row of an older layout).
+ */
+struct store_clock {
+	int64_t front_ms;
+	int64_t back_ms;
+	bool known;
+};
+
 /* What one write of a batch journals: copies, for the room may be gone
  * by the time the batch commits (or, after a failure, is tried again). */
 enum store_op_type {
@@ -185,11 +248,17 @@ struct store_op {
 			char uid[2][UID_LEN + 1];	  /* front, back */
 			char name[2][NAME_MAX_BYTES + 1]; /* front, back */
 			int64_t started_ms;
+			char tc[TIME_CONTROL_TEXT_MAX]; /* "none", "300+5" */
+			char rematch_of[UID_LEN + 1];	/* "": none */
 		} game;
 		struct {
 			int seq, x, y;
+			struct store_clock clock; /* once it was accepted */
 		} move;
-		int moves; /* OP_TAKEBACK */
+		struct {
+			int moves;		  /* the game has these now */
+			struct store_clock clock; /* then */
+		} takeback;
 		struct {
 			int64_t finished_ms;
 			enum game_winner winner;
@@ -198,8 +267,25 @@ struct store_op {
 			int size;	      /* of the board */
 			int count;	      /* moves played */
 			uint16_t *moves;      /* board_index() of each; owned */
+			struct store_clock *clocks; /* of each move; owned;
+						     * NULL: untimed */
+			int clock_count;	    /* entries in clocks */
+			struct store_clock clock;   /* the final clocks */
 		} finish;
 	};
+};
+
+/*
+ * One of these per live timed game of two people: the clocks of each of
+ * its moves, kept so that its end writes them to `moves` with the moves
+ * without reading the log back (OP_FINISH takes them over).
+ */
+struct store_game_clocks {
+	char id[UID_LEN + 1];		/* the game's */
+	struct store_clock *moves;	/* by seq */
+	int count;			/* moves played */
+	int cap;			/* room in moves */
+	struct store_game_clocks *next; /* in its bucket */
 };
 
 /* One of these per server: the open database. */
@@ -211,6 +297,9 @@ struct store {
 	size_t op_cap;
 	bool failing; /* the last commit failed: the batch is kept */
 	struct store_checkpointer checkpointer;
+	struct store_game_clocks **clocks; /* live timed games, by id hash */
+	size_t clock_buckets;		   /* a power of two; 0: none yet */
+	size_t clock_games;		   /* entries in clocks */
 };
 
 /*
@@ -495,25 +584,65 @@ static int64_t store_query_int(sqlite3 *db, const char *sql)
 	return value;
 }
 
-/* Brings a database of the first layout to this one; 0, or -1. */
+/* Adds column to table unless it has it (ALTER TABLE); 0, or -1. */
+static int store_add_column(sqlite3 *db, const char *table, const char *column,
+			    const char *type)
+{
+	char sql[256];
+
+	snprintf(sql, sizeof(sql),
+		 "SELECT COUNT(*) FROM pragma_table_info('%s')"
+		 " WHERE name = '%s'",
+		 table, column);
+	if (store_query_int(db, sql) != 0)
+		return 0;
+	snprintf(sql, sizeof(sql), "ALTER TABLE %s ADD COLUMN %s %s", table,
+		 column, type);
+	return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+/* Layout 2 to 3, in one transaction: the columns of protocol 2. */
+static int store_migrate_layout3(sqlite3 *db)
+{
+	size_t i;
+
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return -1;
+	for (i = 0; i < sizeof(store_layout3_columns) /
+				sizeof(store_layout3_columns[0]);
+	     i++)
+		if (store_add_column(db, store_layout3_columns[i].table,
+				     store_layout3_columns[i].column,
+				     store_layout3_columns[i].type))
+			goto out_rollback;
+	if (sqlite3_exec(db, "PRAGMA user_version=3; COMMIT", NULL, NULL,
+			 NULL) == SQLITE_OK)
+		return 0;
+out_rollback:
+	if (!sqlite3_get_autocommit(db))
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* Brings a database of an older layout to this one, once; 0, or -1. */
 static int store_migrate(struct store *store)
 {
-	if (store_query_int(store->db, "PRAGMA user_version") >= STORE_LAYOUT)
+	int64_t layout = store_query_int(store->db, "PRAGMA user_version");
+
+	if (layout >= STORE_LAYOUT)
 		return 0;
-	if (store_query_int(store->db,
-			    "SELECT COUNT(*) FROM pragma_table_info('games')"
-			    " WHERE name = 'log_from'") == 0 &&
-	    sqlite3_exec(store->db,
-			 "ALTER TABLE games ADD COLUMN log_from INTEGER", NULL,
-			 NULL, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_exec(store->db, store_migrate_log, NULL, NULL, NULL) !=
-	    SQLITE_OK) {
-		if (!sqlite3_get_autocommit(store->db))
-			sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
+	if (layout < 2) {
+		if (store_add_column(store->db, "games", "log_from", "INTEGER"))
+			return -1;
+		if (sqlite3_exec(store->db, store_migrate_log, NULL, NULL,
+				 NULL) != SQLITE_OK) {
+			if (!sqlite3_get_autocommit(store->db))
+				sqlite3_exec(store->db, "ROLLBACK", NULL, NULL,
+					     NULL);
+			return -1;
+		}
 	}
-	return 0;
+	return store_migrate_layout3(store->db);
 }
 
 struct store *store_open(const char *path, int keep_days, char *err,
@@ -545,9 +674,8 @@ struct store *store_open(const char *path, int keep_days, char *err,
 		goto out_close;
 	}
 	if (store_migrate(store)) {
-		snprintf(err, err_size,
-			 "--db \"%s\": moving to the move log: %s", path,
-			 sqlite3_errmsg(store->db));
+		snprintf(err, err_size, "--db \"%s\": moving to layout %d: %s",
+			 path, STORE_LAYOUT, sqlite3_errmsg(store->db));
 		goto out_close;
 	}
 	/* the checkpointer thread does it, off the event loop */
@@ -577,10 +705,152 @@ out_close:
 /* Forgets the batch, freeing what its ops own. */
 static void store_ops_clear(struct store *store)
 {
-	for (size_t i = 0; i < store->op_count; i++)
-		if (store->ops[i].type == OP_FINISH)
-			free(store->ops[i].finish.moves);
+	for (size_t i = 0; i < store->op_count; i++) {
+		if (store->ops[i].type != OP_FINISH)
+			continue;
+		free(store->ops[i].finish.moves);
+		free(store->ops[i].finish.clocks);
+	}
 	store->op_count = 0;
+}
+
+/* The bucket of game id in the table of clocks (FNV-1a). */
+static struct store_game_clocks **store_clocks_bucket(struct store *store,
+						      const char *id)
+{
+	uint32_t hash = 2166136261u;
+
+	for (; *id; id++)
+		hash = (hash ^ (unsigned char)*id) * 16777619u;
+	return &store->clocks[hash & (store->clock_buckets - 1)];
+}
+
+/* Game id's entry, unlinked from the table; NULL when it has none. */
+static struct store_game_clocks *store_clocks_take(struct store *store,
+						   const char *id)
+{
+	struct store_game_clocks **link, *entry;
+
+	if (!store->clock_games)
+		return NULL;
+	for (link = store_clocks_bucket(store, id); *link;
+	     link = &(*link)->next) {
+		entry = *link;
+		if (strcmp(entry->id, id))
+			continue;
+		*link = entry->next;
+		store->clock_games--;
+		return entry;
+	}
+	return NULL;
+}
+
+/* Doubles the table (from 64 buckets); 0, or -1 on out of memory. */
+static int store_clocks_grow(struct store *store)
+{
+	size_t old_buckets = store->clock_buckets;
+	struct store_game_clocks **old = store->clocks, *entry, *next;
+	size_t buckets = old_buckets ? old_buckets * 2 : 64;
+
+	store->clocks = calloc(buckets, sizeof(*store->clocks));
+	if (!store->clocks) {
+		store->clocks = old;
+		return -1;
+	}
+	store->clock_buckets = buckets;
+	for (size_t i = 0; i < old_buckets; i++) {
+		for (entry = old[i]; entry; entry = next) {
+			struct store_game_clocks **bucket =
+				store_clocks_bucket(store, entry->id);
+
+			next = entry->next;
+			entry->next = *bucket;
+			*bucket = entry;
+		}
+	}
+	free(old);
+	return 0;
+}
+
+static void store_clocks_free(struct store_game_clocks *entry)
+{
+	if (!entry)
+		return;
+	free(entry->moves);
+	free(entry);
+}
+
+/* Game id's entry; NULL when it has none. */
+static struct store_game_clocks *store_clocks_find(struct store *store,
+						   const char *id)
+{
+	struct store_game_clocks *entry = NULL;
+
+	if (store->clock_games)
+		for (entry = *store_clocks_bucket(store, id); entry;
+		     entry = entry->next)
+			if (!strcmp(entry->id, id))
+				break;
+	return entry;
+}
+
+/* Game id's entry, made empty when it had none; NULL on out of memory. */
+static struct store_game_clocks *store_clocks_get(struct store *store,
+						  const char *id)
+{
+	struct store_game_clocks *entry = store_clocks_find(store, id),
+				 **bucket;
+
+	if (entry)
+		return entry;
+	if (store->clock_games >= store->clock_buckets &&
+	    store_clocks_grow(store) && !store->clock_buckets)
+		return NULL; /* a fuller table still works */
+	entry = calloc(1, sizeof(*entry));
+	if (!entry)
+		return NULL;
+	snprintf(entry->id, sizeof(entry->id), "%s", id);
+	bucket = store_clocks_bucket(store, id);
+	entry->next = *bucket;
+	*bucket = entry;
+	store->clock_games++;
+	return entry;
+}
+
+/* entry's move seq has clock, and the moves after it are forgotten. */
+static int store_clocks_set(struct store_game_clocks *entry, int seq,
+			    struct store_clock clock)
+{
+	if (seq >= entry->cap) {
+		int cap = entry->cap ? entry->cap * 2 : 32;
+		struct store_clock *grown;
+
+		while (cap <= seq)
+			cap *= 2;
+		grown = realloc(entry->moves, (size_t)cap * sizeof(*grown));
+		if (!grown)
+			return -1;
+		entry->moves = grown;
+		entry->cap = cap;
+	}
+	entry->moves[seq] = clock;
+	entry->count = seq + 1;
+	return 0;
+}
+
+/* Frees the whole table of clocks. */
+static void store_clocks_clear(struct store *store)
+{
+	struct store_game_clocks *entry, *next;
+
+	for (size_t i = 0; i < store->clock_buckets; i++)
+		for (entry = store->clocks[i]; entry; entry = next) {
+			next = entry->next;
+			store_clocks_free(entry);
+		}
+	free(store->clocks);
+	store->clocks = NULL;
+	store->clock_buckets = store->clock_games = 0;
 }
 
 void store_close(struct store *store)
@@ -598,6 +868,7 @@ void store_close(struct store *store)
 	sqlite3_close(store->db);
 	store_ops_clear(store);
 	free(store->ops);
+	store_clocks_clear(store);
 	free(store);
 }
 
@@ -681,9 +952,26 @@ static char *store_line_json(const struct store_op *op)
 	return text;
 }
 
-/* Writes a game's moves (board_index() each) to `moves`: SQLite's code. */
+/* Binds clock to parameters column and column + 1: NULL when unknown. */
+static void store_bind_clock(sqlite3_stmt *stmt, int column,
+			     const struct store_clock *clock)
+{
+	if (clock && clock->known) {
+		sqlite3_bind_int64(stmt, column, clock->front_ms);
+		sqlite3_bind_int64(stmt, column + 1, clock->back_ms);
+	} else {
+		sqlite3_bind_null(stmt, column);
+		sqlite3_bind_null(stmt, column + 1);
+	}
+}
+
+/*
+ * Writes a game's moves (board_index() each) to `moves`, with the clocks
+ * of each (clocks: NULL, or clock_count of them): SQLite's code.
+ */
 static int store_write_moves(struct store *store, const char *id, int size,
-			     const uint16_t *moves, int count)
+			     const uint16_t *moves, int count,
+			     const struct store_clock *clocks, int clock_count)
 {
 	sqlite3_stmt *stmt = store->stmt[STMT_INSERT_MOVE];
 	int rc = SQLITE_OK;
@@ -693,6 +981,8 @@ static int store_write_moves(struct store *store, const char *id, int size,
 		sqlite3_bind_int(stmt, 2, i);
 		sqlite3_bind_int(stmt, 3, board_cell(size, moves[i]).x);
 		sqlite3_bind_int(stmt, 4, board_cell(size, moves[i]).y);
+		store_bind_clock(stmt, 5,
+				 clocks && i < clock_count ? &clocks[i] : NULL);
 		rc = store_step(store, STMT_INSERT_MOVE);
 	}
 	return rc;
@@ -724,6 +1014,12 @@ static int store_apply(struct store *store, const struct store_op *op)
 		sqlite3_bind_text(stmt, 7, op->game.name[0], -1, SQLITE_STATIC);
 		sqlite3_bind_text(stmt, 8, op->game.name[1], -1, SQLITE_STATIC);
 		sqlite3_bind_int64(stmt, 9, op->game.started_ms);
+		sqlite3_bind_text(stmt, 10, op->game.tc, -1, SQLITE_STATIC);
+		if (op->game.rematch_of[0])
+			sqlite3_bind_text(stmt, 11, op->game.rematch_of, -1,
+					  SQLITE_STATIC);
+		else
+			sqlite3_bind_null(stmt, 11);
 		break;
 	case OP_MOVE:
 		which = STMT_LOG_MOVE;
@@ -732,19 +1028,23 @@ static int store_apply(struct store *store, const struct store_op *op)
 		sqlite3_bind_int(stmt, 2, op->move.seq);
 		sqlite3_bind_int(stmt, 3, op->move.x);
 		sqlite3_bind_int(stmt, 4, op->move.y);
+		store_bind_clock(stmt, 5, &op->move.clock);
 		break;
 	case OP_TAKEBACK:
 		which = STMT_LOG_MOVE;
 		stmt = store->stmt[which];
 		sqlite3_bind_text(stmt, 1, op->id, -1, SQLITE_STATIC);
-		sqlite3_bind_int(stmt, 2, op->moves);
+		sqlite3_bind_int(stmt, 2, op->takeback.moves);
 		sqlite3_bind_int(stmt, 3, -1);
 		sqlite3_bind_int(stmt, 4, -1);
+		store_bind_clock(stmt, 5, &op->takeback.clock);
 		break;
 	case OP_FINISH:
 	default:
 		rc = store_write_moves(store, op->id, op->finish.size,
-				       op->finish.moves, op->finish.count);
+				       op->finish.moves, op->finish.count,
+				       op->finish.clocks,
+				       op->finish.clock_count);
 		if (rc != SQLITE_OK)
 			return rc;
 		which = STMT_FINISH_GAME;
@@ -759,7 +1059,8 @@ static int store_apply(struct store *store, const struct store_op *op)
 			sqlite3_bind_text(stmt, 4, line, -1, SQLITE_TRANSIENT);
 		else
 			sqlite3_bind_null(stmt, 4);
-		sqlite3_bind_text(stmt, 5, op->id, -1, SQLITE_STATIC);
+		store_bind_clock(stmt, 5, &op->finish.clock);
+		sqlite3_bind_text(stmt, 7, op->id, -1, SQLITE_STATIC);
 		break;
 	}
 	rc = store_step(store, which);
@@ -781,8 +1082,7 @@ int store_commit(struct store *store)
 			/* a write that can never succeed must not wedge them all */
 			log_error("database: write %d of game " LOG_ROOM
 				  " refused: %s",
-				  (int)store->ops[i].type,
-				  store->ops[i].id,
+				  (int)store->ops[i].type, store->ops[i].id,
 				  sqlite3_errmsg(store->db));
 			rc = SQLITE_OK;
 		}
@@ -819,12 +1119,25 @@ static void store_copy_player(const struct lobby_room *room, enum role role,
 	snprintf(name, NAME_MAX_BYTES + 1, "%s", player ? player->name : "");
 }
 
+/* The clocks of room's game as they stand (left_ms); unknown untimed. */
+static struct store_clock store_room_clock(const struct lobby_room *room)
+{
+	const struct fischer *clock = &room->game.clock;
+
+	if (!time_control_timed(clock->tc))
+		return (struct store_clock){ .known = false };
+	return (struct store_clock){ .front_ms = clock->left_ms[ROLE_FRONT],
+				     .back_ms = clock->left_ms[ROLE_BACK],
+				     .known = true };
+}
+
 int store_move(struct store *store, const struct lobby_room *room,
 	       int64_t started_unix_ms)
 {
 	const struct game *game = &room->game;
 	int seq = game->moves_played - 1;
 	int cell = game->history[seq];
+	struct store_game_clocks *clocks;
 	struct store_op *op;
 
 	if (seq == 0) {
@@ -839,6 +1152,10 @@ int store_move(struct store *store, const struct lobby_room *room,
 		store_copy_player(room, ROLE_BACK, op->game.uid[1],
 				  op->game.name[1]);
 		op->game.started_ms = started_unix_ms;
+		time_control_format(game->clock.tc, op->game.tc,
+				    sizeof(op->game.tc));
+		snprintf(op->game.rematch_of, sizeof(op->game.rematch_of), "%s",
+			 room->rematch_of);
 	}
 	op = store_op_add(store, OP_MOVE, room->id);
 	if (!op)
@@ -846,16 +1163,33 @@ int store_move(struct store *store, const struct lobby_room *room,
 	op->move.seq = seq;
 	op->move.x = board_cell(game->board.size, cell).x;
 	op->move.y = board_cell(game->board.size, cell).y;
+	op->move.clock = store_room_clock(room);
+	if (!op->move.clock.known)
+		return 0;
+	/* kept for the end of the game; the log has it already */
+	clocks = store_clocks_get(store, room->id);
+	if (!clocks || store_clocks_set(clocks, seq, op->move.clock)) {
+		log_error(
+			"database: out of memory for the clocks of game " LOG_ROOM,
+			room->id);
+		return -1;
+	}
 	return 0;
 }
 
 int store_takeback(struct store *store, const struct lobby_room *room)
 {
 	struct store_op *op = store_op_add(store, OP_TAKEBACK, room->id);
+	struct store_game_clocks *clocks;
 
 	if (!op)
 		return -1;
-	op->moves = room->game.moves_played;
+	op->takeback.moves = room->game.moves_played;
+	op->takeback.clock = store_room_clock(room);
+	/* the clocks of the moves taken back are forgotten */
+	clocks = store_clocks_find(store, room->id);
+	if (clocks && clocks->count > room->game.moves_played)
+		clocks->count = room->game.moves_played;
 	return 0;
 }
 
@@ -864,18 +1198,34 @@ int store_game_over(struct store *store, const struct lobby_room *room,
 {
 	const struct game *game = &room->game;
 	struct store_op *op = store_op_add(store, OP_FINISH, room->id);
+	struct store_game_clocks *clocks = store_clocks_take(store, room->id);
 
-	if (!op)
+	if (!op) {
+		store_clocks_free(clocks);
 		return -1;
+	}
 	op->finish.finished_ms = now_unix_ms;
 	op->finish.winner = game->winner;
 	op->finish.reason = game->reason;
 	op->finish.line = game->line;
 	op->finish.size = game->board.size;
 	op->finish.count = game->moves_played;
+	op->finish.clock = store_room_clock(room);
+	op->finish.clocks = NULL;
+	op->finish.clock_count = 0;
+	if (clocks) {
+		/* the moves' clocks go with the moves */
+		op->finish.clocks = clocks->moves;
+		op->finish.clock_count = clocks->count < game->moves_played ?
+						 clocks->count :
+						 game->moves_played;
+		clocks->moves = NULL;
+		store_clocks_free(clocks);
+	}
 	op->finish.moves = malloc(((size_t)game->moves_played + 1) *
 				  sizeof(*op->finish.moves));
 	if (!op->finish.moves) {
+		free(op->finish.clocks);
 		store->op_count--;
 		log_error("database: out of memory for a write");
 		return -1;
@@ -883,6 +1233,11 @@ int store_game_over(struct store *store, const struct lobby_room *room,
 	memcpy(op->finish.moves, game->history,
 	       (size_t)game->moves_played * sizeof(*op->finish.moves));
 	return 0;
+}
+
+void store_forget(struct store *store, const struct lobby_room *room)
+{
+	store_clocks_free(store_clocks_take(store, room->id));
 }
 
 /* Parses "freestyle"/"standard" and "back"/"draw" as saved. */
@@ -905,20 +1260,38 @@ static const char *store_text(sqlite3_stmt *stmt, int column)
 	return text ? (const char *)text : "";
 }
 
+/* The clocks of columns column and column + 1 of a row: unknown if NULL. */
+static struct store_clock store_column_clock(sqlite3_stmt *stmt, int column)
+{
+	if (sqlite3_column_type(stmt, column) == SQLITE_NULL ||
+	    sqlite3_column_type(stmt, column + 1) == SQLITE_NULL)
+		return (struct store_clock){ .known = false };
+	return (struct store_clock){
+		.front_ms = sqlite3_column_int64(stmt, column),
+		.back_ms = sqlite3_column_int64(stmt, column + 1),
+		.known = true
+	};
+}
+
 /*
- * Reads the moves of game id as flat indices: a finished game's from
- * `moves`, a live one's from the log, where an entry of seq s is the move
- * numbered s (the ones after it forgotten) or, with x = -1, a takeback to
- * s moves. -1 on error.
+ * Reads the moves of game id as flat indices, with the clocks of each
+ * (room for BOARD_MAX_CELLS) and in *latest those of the last entry read:
+ * a finished game's from `moves`, a live one's from the log, where an
+ * entry of seq s is the move numbered s (the ones after it forgotten) or,
+ * with x = -1, a takeback to s moves, saved with the clocks as they stood
+ * then. -1 on error.
  */
 static int store_read_moves(struct store *store, const char *id, int size,
-			    bool finished, uint16_t *moves, int *count)
+			    bool finished, uint16_t *moves,
+			    struct store_clock *clocks,
+			    struct store_clock *latest, int *count)
 {
 	sqlite3_stmt *stmt =
 		store->stmt[finished ? STMT_SELECT_MOVES : STMT_SELECT_LOG];
 	int rc;
 
 	*count = 0;
+	*latest = (struct store_clock){ .known = false };
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		int seq = sqlite3_column_int(stmt, 0);
@@ -931,6 +1304,7 @@ static int store_read_moves(struct store *store, const char *id, int size,
 				break;
 			}
 			*count = seq; /* a takeback */
+			*latest = store_column_clock(stmt, 3);
 			continue;
 		}
 		if (seq < 0 || seq > *count || seq >= BOARD_MAX_CELLS ||
@@ -939,11 +1313,48 @@ static int store_read_moves(struct store *store, const char *id, int size,
 			break;
 		}
 		moves[seq] = (uint16_t)board_index(size, x, y);
+		clocks[seq] = *latest = store_column_clock(stmt, 3);
 		*count = seq + 1;
 	}
 	sqlite3_reset(stmt);
 	sqlite3_clear_bindings(stmt);
 	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/*
+ * A restored timed game's clocks of each move, kept for its end as
+ * store_move() keeps them (logged when there is no memory for them: its
+ * moves are then saved without their clocks).
+ */
+static void store_keep_clocks(struct store *store, const char *id,
+			      const struct store_clock *clocks, int count)
+{
+	struct store_game_clocks *entry;
+
+	if (count == 0)
+		return;
+	entry = store_clocks_get(store, id);
+	if (entry &&
+	    store_clocks_set(entry, count - 1, clocks[count - 1]) == 0) {
+		memcpy(entry->moves, clocks,
+		       (size_t)count * sizeof(*entry->moves));
+		return;
+	}
+	log_error("database: out of memory for the clocks of game " LOG_ROOM,
+		  id);
+}
+
+/* The saved game's clocks: the last entry's, or the base time. */
+static void store_saved_clocks(struct lobby_saved_game *saved,
+			       const struct store_clock *latest)
+{
+	if (latest->known) {
+		saved->clock_ms[ROLE_FRONT] = latest->front_ms;
+		saved->clock_ms[ROLE_BACK] = latest->back_ms;
+	} else {
+		saved->clock_ms[ROLE_FRONT] = saved->tc.base_ms;
+		saved->clock_ms[ROLE_BACK] = saved->tc.base_ms;
+	}
 }
 
 /* Loads game id and hands it to restore(); abandons it when refused. */
@@ -954,34 +1365,38 @@ static int store_restore_one(
 {
 	sqlite3_stmt *stmt = store->stmt[STMT_SELECT_GAME];
 	uint16_t moves[BOARD_MAX_CELLS];
+	struct store_clock clocks[BOARD_MAX_CELLS], latest = { .known = false };
 	struct lobby_saved_game saved = { .room_id = id, .moves = moves };
 	char names[ROLE_COUNT][NAME_MAX_BYTES + 1],
-		uids[ROLE_COUNT][UID_LEN + 1];
-	bool read = false;
+		uids[ROLE_COUNT][UID_LEN + 1], rematch_of[UID_LEN + 1] = "";
+	bool read = false, tc_ok = false;
 	int ok = -1;
 
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
 	if (sqlite3_step(stmt) == SQLITE_ROW) {
-		saved.board_size = sqlite3_column_int(stmt, 0);
-		saved.rule = store_rule(sqlite3_column_text(stmt, 1));
-		saved.full_board =
-			store_full_board(sqlite3_column_text(stmt, 2));
+		saved.board_size = sqlite3_column_int(stmt, COL_SIZE);
+		saved.rule = store_rule(sqlite3_column_text(stmt, COL_RULE));
+		saved.full_board = store_full_board(
+			sqlite3_column_text(stmt, COL_FULL_BOARD));
 		snprintf(names[ROLE_FRONT], sizeof(names[0]), "%s",
-			 store_text(stmt, 3));
+			 store_text(stmt, COL_FRONT_NAME));
 		snprintf(names[ROLE_BACK], sizeof(names[0]), "%s",
-			 store_text(stmt, 4));
+			 store_text(stmt, COL_BACK_NAME));
 		snprintf(uids[ROLE_FRONT], sizeof(uids[0]), "%s",
-			 store_text(stmt, 10));
+			 store_text(stmt, COL_FRONT_UID));
 		snprintf(uids[ROLE_BACK], sizeof(uids[0]), "%s",
-			 store_text(stmt, 11));
+			 store_text(stmt, COL_BACK_UID));
+		snprintf(rematch_of, sizeof(rematch_of), "%s",
+			 store_text(stmt, COL_REMATCH_OF));
+		tc_ok = time_control_parse(store_text(stmt, COL_TC), &saved.tc);
 		ok = 0;
 	}
 	sqlite3_reset(stmt);
 	sqlite3_clear_bindings(stmt);
-	if (ok || saved.board_size < BOARD_MIN_SIZE ||
+	if (ok || !tc_ok || saved.board_size < BOARD_MIN_SIZE ||
 	    saved.board_size > BOARD_MAX_SIZE ||
-	    store_read_moves(store, id, saved.board_size, false, moves,
-			     &saved.moves_played))
+	    store_read_moves(store, id, saved.board_size, false, moves, clocks,
+			     &latest, &saved.moves_played))
 		ok = -1;
 	else
 		read = true;
@@ -990,22 +1405,29 @@ static int store_restore_one(
 		saved.uid[ROLE_BACK] = uids[ROLE_BACK];
 		saved.name[ROLE_FRONT] = names[ROLE_FRONT];
 		saved.name[ROLE_BACK] = names[ROLE_BACK];
+		saved.rematch_of = rematch_of[0] ? rematch_of : NULL;
+		if (time_control_timed(saved.tc))
+			store_saved_clocks(&saved, &latest);
 		ok = restore(ctx, &saved);
 	}
-	if (ok) {
-		log_warn("database: game " LOG_ROOM
-			 " cannot be resumed: closed as abandoned",
-			 id);
-		/* its moves where a finished game's are */
-		if (read && store_write_moves(store, id, saved.board_size,
-					      moves, saved.moves_played))
-			store_log_error(store,
-					"keeping an abandoned game's moves");
-		stmt = store->stmt[STMT_ABANDON_GAME];
-		sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
-		return store_run(store, STMT_ABANDON_GAME);
+	if (!ok) {
+		if (time_control_timed(saved.tc))
+			store_keep_clocks(store, id, clocks,
+					  saved.moves_played);
+		return 0;
 	}
-	return 0;
+	log_warn("database: game " LOG_ROOM
+		 " cannot be resumed: closed as abandoned",
+		 id);
+	/* its moves where a finished game's are */
+	if (read &&
+	    store_write_moves(store, id, saved.board_size, moves,
+			      saved.moves_played, clocks, saved.moves_played))
+		store_log_error(store, "keeping an abandoned game's moves");
+	stmt = store->stmt[STMT_ABANDON_GAME];
+	store_bind_clock(stmt, 1, &latest);
+	sqlite3_bind_text(stmt, 3, id, -1, SQLITE_STATIC);
+	return store_run(store, STMT_ABANDON_GAME);
 }
 
 int store_load_unfinished(struct store *store,
@@ -1056,15 +1478,34 @@ static bool store_json_player(cJSON *players, const char *role,
 	return player && cJSON_AddStringToObject(player, "name", name);
 }
 
-/* Adds the moves array, reading them from the database. */
+/* Adds "clock": {"front": ms, "back": ms} to object. */
+static bool store_json_clock(cJSON *object, const struct store_clock *clock)
+{
+	cJSON *json = cJSON_AddObjectToObject(object, "clock");
+
+	return json &&
+	       cJSON_AddNumberToObject(json, "front",
+				       (double)clock->front_ms) &&
+	       cJSON_AddNumberToObject(json, "back", (double)clock->back_ms);
+}
+
+/*
+ * Adds the moves array, reading them from the database, each with its
+ * clock when timed; a live timed game's "clock" is the last entry's.
+ */
 static bool store_json_moves(struct store *store, cJSON *root, const char *id,
-			     int size, bool finished)
+			     int size, bool finished, bool timed)
 {
 	uint16_t moves[BOARD_MAX_CELLS];
+	struct store_clock clocks[BOARD_MAX_CELLS], latest;
 	cJSON *array;
 	int count, i;
 
-	if (store_read_moves(store, id, size, finished, moves, &count))
+	if (store_read_moves(store, id, size, finished, moves, clocks, &latest,
+			     &count))
+		return false;
+	if (timed && !finished && latest.known &&
+	    !store_json_clock(root, &latest))
 		return false;
 	array = cJSON_AddArrayToObject(root, "moves");
 	for (i = 0; array && i < count; i++) {
@@ -1078,64 +1519,90 @@ static bool store_json_moves(struct store *store, cJSON *root, const char *id,
 		    !cJSON_AddStringToObject(move, "role",
 					     i % 2 ? "back" : "front"))
 			return false;
+		if (timed && clocks[i].known &&
+		    !store_json_clock(move, &clocks[i]))
+			return false;
 	}
 	return array != NULL;
+}
+
+/* Adds "result" (and finished_ms, a timed game's final "clock"). */
+static bool store_json_result(cJSON *root, sqlite3_stmt *stmt, bool timed)
+{
+	struct store_clock clock = store_column_clock(stmt, COL_FRONT_MS);
+	cJSON *line = cJSON_Parse(store_text(stmt, COL_LINE));
+	cJSON *result = cJSON_AddObjectToObject(root, "result");
+	bool ok;
+
+	ok = result &&
+	     cJSON_AddNumberToObject(
+		     root, "finished_ms",
+		     (double)sqlite3_column_int64(stmt, COL_FINISHED_MS)) &&
+	     cJSON_AddStringToObject(result, "winner",
+				     store_text(stmt, COL_WINNER)) &&
+	     cJSON_AddStringToObject(result, "reason",
+				     store_text(stmt, COL_REASON));
+	if (ok && line)
+		ok = cJSON_AddItemToObject(result, "line", line);
+	else
+		cJSON_Delete(line);
+	if (ok && timed && clock.known)
+		ok = store_json_clock(root, &clock);
+	return ok;
 }
 
 char *store_game_json(struct store *store, const char *id, size_t headroom,
 		      size_t *len)
 {
 	sqlite3_stmt *stmt = store->stmt[STMT_SELECT_GAME];
-	cJSON *root = NULL, *players, *result;
+	cJSON *root = NULL, *players;
 	char *text = NULL, *buffer = NULL;
-	bool ok = false, finished = false;
+	bool ok = false, finished = false, timed = false;
+	struct time_control tc = { 0, 0 };
 	int size = 0;
 
 	sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
 	if (sqlite3_step(stmt) == SQLITE_ROW) {
-		finished = sqlite3_column_type(stmt, 6) != SQLITE_NULL;
-		size = sqlite3_column_int(stmt, 0);
+		const char *rematch_of = store_text(stmt, COL_REMATCH_OF);
+
+		finished = sqlite3_column_type(stmt, COL_FINISHED_MS) !=
+			   SQLITE_NULL;
+		size = sqlite3_column_int(stmt, COL_SIZE);
+		timed = time_control_parse(store_text(stmt, COL_TC), &tc) &&
+			time_control_timed(tc);
 		root = cJSON_CreateObject();
 		ok = root && cJSON_AddStringToObject(root, "id", id) &&
 		     cJSON_AddNumberToObject(root, "size", size) &&
 		     cJSON_AddStringToObject(root, "rule",
-					     store_text(stmt, 1)) &&
+					     store_text(stmt, COL_RULE)) &&
 		     cJSON_AddStringToObject(root, "full_board",
-					     store_text(stmt, 2)) &&
+					     store_text(stmt,
+							COL_FULL_BOARD)) &&
+		     cJSON_AddStringToObject(root, "tc",
+					     store_text(stmt, COL_TC)) &&
 		     cJSON_AddStringToObject(root, "status",
 					     finished ? "finished" : "live") &&
 		     cJSON_AddNumberToObject(root, "started_ms",
-					     (double)sqlite3_column_int64(stmt,
-									  5));
+					     (double)sqlite3_column_int64(
+						     stmt, COL_STARTED_MS));
+		if (ok && rematch_of[0])
+			ok = cJSON_AddStringToObject(root, "rematch_of",
+						     rematch_of) != NULL;
 		players = ok ? cJSON_AddObjectToObject(root, "players") : NULL;
 		ok = players &&
-		     store_json_player(players, "front", store_text(stmt, 3)) &&
-		     store_json_player(players, "back", store_text(stmt, 4));
-		if (ok && finished) {
-			cJSON *line = cJSON_Parse(store_text(stmt, 9));
-
-			result = cJSON_AddObjectToObject(root, "result");
-			ok = result &&
-			     cJSON_AddNumberToObject(
-				     root, "finished_ms",
-				     (double)sqlite3_column_int64(stmt, 6)) &&
-			     cJSON_AddStringToObject(result, "winner",
-						     store_text(stmt, 7)) &&
-			     cJSON_AddStringToObject(result, "reason",
-						     store_text(stmt, 8));
-			if (ok && line)
-				ok = cJSON_AddItemToObject(result, "line",
-							   line);
-			else
-				cJSON_Delete(line);
-		} else if (ok) {
+		     store_json_player(players, "front",
+				       store_text(stmt, COL_FRONT_NAME)) &&
+		     store_json_player(players, "back",
+				       store_text(stmt, COL_BACK_NAME));
+		if (ok && finished)
+			ok = store_json_result(root, stmt, timed);
+		else if (ok)
 			ok = cJSON_AddNullToObject(root, "result") != NULL;
-		}
 	}
 	sqlite3_reset(stmt);
 	sqlite3_clear_bindings(stmt);
 	if (ok)
-		ok = store_json_moves(store, root, id, size, finished);
+		ok = store_json_moves(store, root, id, size, finished, timed);
 	if (ok)
 		text = cJSON_PrintUnformatted(root);
 	cJSON_Delete(root);

@@ -1,7 +1,8 @@
 /*
  * store.h - the SQLite journal of games: every game that had a move, every
- * accepted move and every result, so that a restart loses no game and
- * finished games can be replayed.
+ * accepted move and takeback and every result (with both clocks of a
+ * timed game), so that a restart loses no game, resumes a timed one with
+ * its clocks, and finished games can be replayed.
  *
  * Writes go into a batch, kept in memory, that the server commits once
  * per event loop turn with store_commit() (one transaction); what players
@@ -38,19 +39,31 @@ struct store *store_open(const char *path, int keep_days, char *err,
 void store_close(struct store *store);
 
 /*
- * Journals the room's last move; with its first one, the game itself (its
- * players, by uid and name, settings, and started_unix_ms, when the room
- * opened). 0, or -1 on out of memory.
+ * Journals the room's last move with both clocks as they stand
+ * (room->game.clock, when timed); with its first one, the game itself
+ * (its players, by uid and name, settings, time control, the room it is
+ * a rematch of, and started_unix_ms, when the room opened). A timed
+ * game's clocks of each move are also kept in memory until it ends, to
+ * be written with its moves then. 0, or -1 on out of memory.
  */
 int store_move(struct store *store, const struct lobby_room *room,
 	       int64_t started_unix_ms);
 
-/* Forgets room's moves past its game's moves_played (a takeback). */
+/*
+ * Forgets room's moves past its game's moves_played (a takeback),
+ * journalling the clocks as they stand: a restore resumes with them.
+ */
 int store_takeback(struct store *store, const struct lobby_room *room);
 
-/* Journals the room's result. */
+/* Journals the room's result, with the final clocks when timed. */
 int store_game_over(struct store *store, const struct lobby_room *room,
 		    int64_t now_unix_ms);
+
+/*
+ * The room is closed: forgets what the store kept in memory for its game
+ * (nothing once it ended; a game that ended unrecorded would leak it).
+ */
+void store_forget(struct store *store, const struct lobby_room *room);
 
 /* True while the batch has writes not yet committed. */
 bool store_batch_pending(const struct store *store);
@@ -67,8 +80,11 @@ bool store_failing(const struct store *store);
 
 /*
  * Calls restore(ctx, saved) for every unfinished game, in the order they
- * started; a game restore() refuses (returns non-zero) is closed in the
- * database as abandoned. 0, or -1 on a database error.
+ * started, with its time control, the room it is a rematch of and, when
+ * timed, the clocks of its last entry (a move, or a takeback after it;
+ * the base time when there is none); saved and what it points to are
+ * valid during the call only. A game restore() refuses (returns non-zero)
+ * is closed in the database as abandoned. 0, or -1 on a database error.
  */
 int store_load_unfinished(struct store *store,
 			  int (*restore)(void *ctx,
@@ -77,7 +93,11 @@ int store_load_unfinished(struct store *store,
 
 /*
  * The JSON document of game id (a canonical UUID) for GET /api/games/ID:
- * settings, players' names (never uids), moves and result. A malloc'd
+ * settings (tc among them), players' names (never uids), rematch_of when
+ * it was a rematch, moves and result; in a timed game each move's
+ * "clock" ({"front": ms, "back": ms}) and the game's: the final clocks
+ * of a finished game, those of the last entry (move or takeback) of a
+ * live one. A malloc'd
  * buffer with headroom bytes in front of *len bytes of text, or NULL when
  * there is no such game (or on error).
  */

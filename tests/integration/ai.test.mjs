@@ -40,8 +40,9 @@ const GRACE = 2; // --reconnect-grace of the main server, seconds
 function assertEngineRole(client, level) {
 	const role = client.roleMessage;
 	const text = JSON.stringify(role);
-	assert.deepEqual(Object.keys(role).sort(), ['opponent', 'role', 'room', 'rule', 'size', 'type'],
-		`expected a role against the engine to have exactly type, role, room, size, rule and opponent, got ${text}`);
+	assert.deepEqual(Object.keys(role).sort(), ['opponent', 'role', 'room', 'rule', 'size', 'tc', 'type'],
+		`expected a role against the engine (untimed) to have exactly type, role, room, size, rule, tc and opponent, got ${text}`);
+	assert.equal(role.tc, 'none', `expected role.tc "none" (the default), got ${text}`);
 	assert.ok(['front', 'back'].includes(role.role), `expected role front or back, got ${text}`);
 	assert.match(role.room, UUID_PATTERN, `expected the room id to be a UUID, got ${text}`);
 	assert.notEqual(role.room, client.uid, 'expected the room id not to be the player\'s uid');

@@ -230,4 +230,47 @@ describe('compatibility with the original browser client', () => {
 		await playMoves(pair, script.moves, { size: LEGACY_SIZE, lastEndsGame: true });
 		await expectWinner(pair, { winner: 'front', reason: 'five', line: script.line });
 	});
+
+	it('plays an original client unchanged against a protocol 2 player who sends emotes and a draw offer: no clock, nothing it cannot ignore', T, async () => {
+		const script = winningScript({ size: 15, winner: 'front', direction: 'vertical', start: { x: 5, y: 2 } });
+		const modern = await connectWaiting(server, {}, { label: 'protocol 2 client' });
+		assert.equal(modern.welcome.protocol, 2, `expected welcome.protocol 2, got ${JSON.stringify(modern.welcome)}`);
+		const plans = {
+			front: script.moves.filter((move) => move.role === 'front'),
+			back: script.moves.filter((move) => move.role === 'back'),
+		};
+		const old = legacy(legacyUrl(server, uuid()), plans, 'original client');
+		await old.opened;
+		const modernRole = await modern.next('role');
+		await old.until(() => old.myRole, 'role');
+		modern.send({ type: 'emote', emote: 'hello' });
+		modern.send({ type: 'offer', what: 'draw' });
+		const modernPlan = plans[modernRole.role].slice();
+		for (let moves = 1; moves <= script.moves.length; moves++) {
+			if (script.moves[moves - 1].role === modernRole.role) {
+				const stone = modernPlan.shift();
+				modern.move(stone.x, stone.y);
+			}
+			const board = await modern.next('board', undefined, { skip: ['offer', 'answer'] });
+			assert.equal(board.moves, moves);
+		}
+		const winner = await modern.next('winner');
+		assert.equal(winner.winner, 'front');
+		await old.until(() => old.winner, 'the winner');
+		assert.deepEqual(old.winner, winner);
+		assert.deepEqual(old.problems, []);
+		const known = ['welcome', 'waiting', 'role', 'board', 'winner', 'emote', 'offer', 'answer'];
+		for (const message of old.messages) {
+			assert.ok(known.includes(message.type), `expected the original client to get only known types, got ${JSON.stringify(message)}`);
+			assert.notEqual(message.type, 'error', `expected no error for the original client, got ${JSON.stringify(message)}`);
+			assert.equal('clock' in message, false, `expected no clock in an untimed game, got ${JSON.stringify(message)}`);
+			assert.equal('abort_in' in message, false, `expected no abort_in in an untimed game, got ${JSON.stringify(message)}`);
+		}
+		const role = old.messages.find((message) => message.type === 'role');
+		assert.deepEqual([role.size, role.tc], [LEGACY_SIZE, 'none'], `expected a 16 x 16 untimed room, got ${JSON.stringify(role)}`);
+		assert.deepEqual(old.messages.find((message) => message.type === 'emote'),
+			{ type: 'emote', by: modernRole.role, emote: 'hello' });
+		const answer = old.messages.find((message) => message.type === 'answer');
+		assert.deepEqual([answer.what, answer.accept], ['draw', false], `expected a move to decline the draw offer, got ${JSON.stringify(answer)}`);
+	});
 });

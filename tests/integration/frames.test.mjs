@@ -481,7 +481,7 @@ describe('frames and handshakes from a raw socket', () => {
 			if (answer.status === 101 && row.expect === 'either') {
 				// Upgraded (a known limitation): it must be a sound session.
 				const welcome = await client.next('welcome');
-				if (welcome.protocol !== 1)
+				if (welcome.protocol !== 2)
 					failures.push(`${row.what}: upgraded, but no proper welcome: ${JSON.stringify(welcome)}`);
 			} else if (answer.status === 101)
 				failures.push(`${row.what}: expected the upgrade to be refused, got ${describeAnswer(answer)}`);

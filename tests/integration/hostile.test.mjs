@@ -244,8 +244,42 @@ function inGameRows(position) {
 	row('type', 'type with a trailing space', '{"type":"move ","x":1,"y":1}', 'bad_type');
 	row('type', 'type with a leading space', '{"type":" move","x":1,"y":1}', 'bad_type');
 	row('type', 'the key in capitals', '{"TYPE":"move","x":1,"y":1}', 'bad_type');
-	row('type', 'resign (not in this version)', '{"type":"resign"}', 'bad_type');
-	row('offer', 'a draw offer (only takebacks exist)', '{"type":"offer","what":"draw"}', 'bad_offer');
+	row('type', 'resign in capitals', '{"type":"RESIGN"}', 'bad_type');
+	row('type', 'abort capitalised', '{"type":"Abort"}', 'bad_type');
+	row('type', 'emote with a trailing space', '{"type":"emote ","emote":"hello"}', 'bad_type');
+	row('type', 'draw as a type of its own', '{"type":"draw"}', 'bad_type');
+	row('type', 'rematch as a type of its own', '{"type":"rematch"}', 'bad_type');
+	row('offer', 'an offer of something else', '{"type":"offer","what":"dance"}', 'bad_offer');
+	row('offer', 'an offer of "Draw" capitalised', '{"type":"offer","what":"Draw"}', 'bad_offer');
+	row('offer', 'an offer of "draw " with a space', '{"type":"offer","what":"draw "}', 'bad_offer');
+	row('offer', 'an offer whose what is a number', '{"type":"offer","what":1}', 'bad_offer');
+	row('offer', 'an offer whose what is null', '{"type":"offer","what":null}', 'bad_offer');
+	row('offer', 'an offer whose what is a list', '{"type":"offer","what":["draw"]}', 'bad_offer');
+	row('offer', 'an offer whose what is an object', '{"type":"offer","what":{"draw":true}}', 'bad_offer');
+	row('offer', 'a rematch offer in a live game', '{"type":"offer","what":"rematch"}', 'bad_offer');
+	row('offer', 'a rematch offer in a live game from the side not to move', '{"type":"offer","what":"rematch"}', 'bad_offer', 'waiting');
+	row('offer', 'a draw answer without accept', '{"type":"answer","what":"draw"}', 'bad_offer');
+	row('offer', 'a draw answer whose accept is a string', '{"type":"answer","what":"draw","accept":"yes"}', 'bad_offer');
+	row('offer', 'a draw answer whose accept is 1', '{"type":"answer","what":"draw","accept":1}', 'bad_offer');
+	row('offer', 'a draw answer whose accept is null', '{"type":"answer","what":"draw","accept":null}', 'bad_offer');
+	row('offer', 'an answer of something else', '{"type":"answer","what":"dance","accept":true}', 'bad_offer');
+	row('offer', 'a draw answer with no offer pending', '{"type":"answer","what":"draw","accept":true}', 'no_offer');
+	row('offer', 'a draw decline with no offer pending, from the side not to move', '{"type":"answer","what":"draw","accept":false}', 'no_offer', 'waiting');
+	row('abort', 'abort after 3 moves', '{"type":"abort"}', 'too_late');
+	row('abort', 'abort after 3 moves from the side not to move', '{"type":"abort"}', 'too_late', 'waiting');
+	row('abort', 'abort with fields of its own', '{"type":"abort","force":true,"moves":0}', 'too_late');
+	row('emote', 'an emote without emote', '{"type":"emote"}', 'bad_emote');
+	row('emote', 'an emote out of the list', '{"type":"emote","emote":"love"}', 'bad_emote');
+	row('emote', 'an emote out of the list from the side not to move', '{"type":"emote","emote":"cry"}', 'bad_emote', 'waiting');
+	row('emote', 'an emote capitalised', '{"type":"emote","emote":"Hello"}', 'bad_emote');
+	row('emote', 'an emote empty', '{"type":"emote","emote":""}', 'bad_emote');
+	row('emote', 'an emote null', '{"type":"emote","emote":null}', 'bad_emote');
+	row('emote', 'an emote a number', '{"type":"emote","emote":1}', 'bad_emote');
+	row('emote', 'an emote a list', '{"type":"emote","emote":["hello"]}', 'bad_emote');
+	row('emote', 'an emote an object', '{"type":"emote","emote":{"text":"hello"}}', 'bad_emote');
+	row('emote', 'an emote of free text', '{"type":"emote","emote":"you will lose"}', 'bad_emote');
+	row('emote', 'an emote of markup', '{"type":"emote","emote":"<img src=x onerror=alert(1)>"}', 'bad_emote');
+	row('emote', 'free text instead of an emote', '{"type":"emote","text":"hello"}', 'bad_emote');
 	row('offer', 'an offer without what', '{"type":"offer"}', 'bad_offer');
 	row('offer', 'an answer without accept', '{"type":"answer","what":"takeback"}', 'bad_offer');
 	row('offer', 'an answer whose accept is a string', '{"type":"answer","what":"takeback","accept":"yes"}', 'bad_offer');
@@ -524,6 +558,15 @@ describe('hostile messages', () => {
 		row('not matched', 'an unknown type', '{"type":"start"}', 'bad_type');
 		row('not matched', 'a winner claim', '{"type":"winner","winner":"front"}', 'ignored');
 		row('not matched', 'a ping', '{"type":"ping"}', 'pong');
+		row('not matched', 'resign', '{"type":"resign"}', 'not_in_game');
+		row('not matched', 'abort', '{"type":"abort"}', 'not_in_game');
+		row('not matched', 'a draw offer', '{"type":"offer","what":"draw"}', 'not_in_game');
+		row('not matched', 'a draw answer', '{"type":"answer","what":"draw","accept":true}', 'not_in_game');
+		row('not matched', 'a rematch offer', '{"type":"offer","what":"rematch"}', 'not_in_game');
+		row('not matched', 'a rematch answer', '{"type":"answer","what":"rematch","accept":false}', 'not_in_game');
+		row('not matched', 'an emote', '{"type":"emote","emote":"hello"}', 'not_in_game');
+		row('not matched', 'an emote out of the list (parsed first)', '{"type":"emote","emote":"love"}', 'bad_emote');
+		row('not matched', 'an offer of something else (parsed first)', '{"type":"offer","what":"dance"}', 'bad_offer');
 		await runRows(rows, { players: { lone }, state });
 
 		// Still waiting, and nothing was remembered: the game starts empty.
@@ -555,6 +598,15 @@ describe('hostile messages', () => {
 			row(`after the five (${role})`, 'a fractional move (parsed first)', move(0.5, 1), 'out_of_range', from);
 			row(`after the five (${role})`, 'a bad-shaped board (parsed first)', board(content.slice(1), role), 'bad_board', from);
 			row(`after the five (${role})`, 'a winner claim', `{"type":"winner","winner":"${role}"}`, 'ignored', from);
+			row(`after the five (${role})`, 'resign', '{"type":"resign"}', 'game_over', from);
+			row(`after the five (${role})`, 'resign again', '{"type":"resign"}', 'game_over', from);
+			row(`after the five (${role})`, 'abort', '{"type":"abort"}', 'game_over', from);
+			row(`after the five (${role})`, 'a draw offer', '{"type":"offer","what":"draw"}', 'game_over', from);
+			row(`after the five (${role})`, 'a draw answer', '{"type":"answer","what":"draw","accept":true}', 'game_over', from);
+			row(`after the five (${role})`, 'a takeback offer', '{"type":"offer","what":"takeback"}', 'game_over', from);
+			row(`after the five (${role})`, 'a rematch answer with no rematch offered', '{"type":"answer","what":"rematch","accept":true}', 'no_offer', from);
+			row(`after the five (${role})`, 'a rematch answer whose accept is a string (parsed first)', '{"type":"answer","what":"rematch","accept":"yes"}', 'bad_offer', from);
+			row(`after the five (${role})`, 'an emote out of the list', '{"type":"emote","emote":"love"}', 'bad_emote', from);
 		}
 		await runRows(rows, {
 			players: { winner: front, loser: back },
@@ -581,6 +633,51 @@ describe('hostile messages', () => {
 		row('after a forfeit', 'a move on its own stone', move(7, 7), 'game_over');
 		row('after a forfeit', 'a board', board(withStone(withStone(emptyContent(SIZE), SIZE, 7, 7, 'front'), SIZE, 1, 1, 'front'), 'front'), 'game_over');
 		row('after a forfeit', 'a string x (parsed first)', move('"1"', 1), 'bad_json');
+		row('after a forfeit', 'resign', '{"type":"resign"}', 'game_over');
+		row('after a forfeit', 'abort', '{"type":"abort"}', 'game_over');
+		row('after a forfeit', 'a draw offer', '{"type":"offer","what":"draw"}', 'game_over');
+		row('after a forfeit', 'a rematch offer to the opponent who left', '{"type":"offer","what":"rematch"}', 'opponent_gone');
+		row('after a forfeit', 'an emote out of the list', '{"type":"emote","emote":"love"}', 'bad_emote');
+		// Allowed while seated in a finished room; with nobody to relay it
+		// to, and no echo to the sender, nothing comes back.
+		row('after a forfeit', 'an emote with nobody to hear it', '{"type":"emote","emote":"gg"}', 'ignored');
 		await runRows(rows, { players: { 'left behind': front }, state: () => gameState(server, room) });
+	});
+
+	it('refuses abort at move 2 with too_late from both sides, whatever fields it carries, and changes nothing', T, async () => {
+		const pair = await connectPair(server);
+		const { front, back, room } = pair;
+		await playMoves(pair, OPENING.slice(0, 2), { size: SIZE });
+		const rows = [];
+		const row = tableBuilder(rows, 'front');
+		row('abort at move 2', 'abort by the side to move', '{"type":"abort"}', 'too_late');
+		row('abort at move 2', 'abort by the side that just moved', '{"type":"abort"}', 'too_late', 'back');
+		row('abort at move 2', 'abort with a reason', '{"type":"abort","reason":"mistake"}', 'too_late');
+		row('abort at move 2', 'abort with moves 0', '{"type":"abort","moves":0}', 'too_late', 'back');
+		await runRows(rows, { players: { front, back }, state: () => gameState(server, room) });
+	});
+
+	it('refuses offers out of turn while a draw offer is pending: no_offer for the offerer\'s own answer, offer_pending for any other offer', T, async () => {
+		const pair = await connectPair(server);
+		const { front, back, room } = pair;
+		await playMoves(pair, OPENING, { size: SIZE });
+		front.send({ type: 'offer', what: 'draw' });
+		for (const client of [front, back])
+			assert.deepEqual(await client.next('offer'), { type: 'offer', what: 'draw', by: 'front' });
+		const rows = [];
+		const row = tableBuilder(rows, 'offerer');
+		row('draw pending', 'the offerer accepts its own offer', '{"type":"answer","what":"draw","accept":true}', 'no_offer');
+		row('draw pending', 'the offerer declines its own offer', '{"type":"answer","what":"draw","accept":false}', 'no_offer');
+		row('draw pending', 'the offerer offers again', '{"type":"offer","what":"draw"}', 'offer_pending');
+		row('draw pending', 'the offerer offers a takeback too', '{"type":"offer","what":"takeback"}', 'offer_pending');
+		row('draw pending', 'the asked player offers a draw back', '{"type":"offer","what":"draw"}', 'offer_pending', 'asked');
+		row('draw pending', 'the asked player offers a takeback', '{"type":"offer","what":"takeback"}', 'offer_pending', 'asked');
+		row('draw pending', 'the asked player answers with accept "true"', '{"type":"answer","what":"draw","accept":"true"}', 'bad_offer', 'asked');
+		row('draw pending', 'the asked player aborts (too late)', '{"type":"abort"}', 'too_late', 'asked');
+		await runRows(rows, { players: { offerer: front, asked: back }, state: () => gameState(server, room) });
+		// The offer still stands: the asked player declines it.
+		back.send({ type: 'answer', what: 'draw', accept: false });
+		for (const client of [front, back])
+			assert.deepEqual(await client.next('answer'), { type: 'answer', what: 'draw', accept: false, by: 'back' });
 	});
 });

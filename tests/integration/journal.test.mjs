@@ -275,12 +275,14 @@ describe('--keep-days', () => {
 
 describe('the move log', () => {
 	/** A database of the first layout: a finished game and a live one, 3 moves each. */
-	function firstLayoutDatabase() {
+	// liveMoves: the live game's moves (a repeated cell makes it one the
+	// rules refuse to replay).
+	function firstLayoutDatabase({ liveMoves = [[7, 7], [8, 8], [7, 8]] } = {}) {
 		const db = scratchDb();
 		const now = Date.now();
 		const games = [['done', now], ['live', null]].map(([name, finished], i) => {
 			const id = `00000000-0000-4000-8000-00000000001${i}`;
-			const moves = [[7, 7], [8, 8], [7, 8]].map(([x, y], seq) =>
+			const moves = (finished ? [[7, 7], [8, 8], [7, 8]] : liveMoves).map(([x, y], seq) =>
 				`INSERT INTO moves (game_id, seq, x, y) VALUES ('${id}', ${seq}, ${x}, ${y});`).join('\n');
 			return { id, sql: `INSERT INTO games (id, size, rule, full_board, front_uid, back_uid, front_name, back_name,
 				started_ms, finished_ms, winner, reason) VALUES ('${id}', 15, 'freestyle', 'back',
@@ -312,7 +314,7 @@ describe('the move log', () => {
 					`expected the 3 moves of game ${id} after the move to the log, got ${JSON.stringify(game.moves)}`);
 			}
 			const version = await sqliteQuery(db, 'PRAGMA user_version');
-			assert.equal(version[0].user_version, 2);
+			assert.equal(version[0].user_version, 3);
 			const logged = await sqliteQuery(db, 'SELECT game_id, COUNT(*) AS n FROM move_log GROUP BY game_id');
 			assert.deepEqual(logged, [{ game_id: live, n: 3 }], 'expected only the live game\'s moves in the log');
 		} finally {
@@ -320,16 +322,95 @@ describe('the move log', () => {
 		}
 	});
 
-	it('keeps the moves of a live game that cannot be resumed (another board size) with its abandoned record', T, async () => {
-		const { db, live } = firstLayoutDatabase();
-		const server = await startServer({ args: ['--db', db, '--board-size', '19'] });
+	/**
+	 * A database of the second layout (a move log; no time controls nor
+	 * clocks): a finished game with its moves in `moves`, and a live one
+	 * of 3 moves and a takeback in the log.
+	 */
+	function secondLayoutDatabase() {
+		const db = scratchDb();
+		const now = Date.now();
+		const [done, live] = ['00000000-0000-4000-8000-000000000020', '00000000-0000-4000-8000-000000000021'];
+		const game = (id, i, finished) => `INSERT INTO games (id, size, rule, full_board, front_uid, back_uid,
+			front_name, back_name, started_ms, finished_ms, winner, reason, line, log_from) VALUES ('${id}', 15,
+			'freestyle', 'back', '10000000-0000-4000-8000-00000000002${i}', '20000000-0000-4000-8000-00000000002${i}',
+			'a', 'b', ${now - 60_000}, ${finished ? now : 'NULL'}, ${finished ? "'front'" : 'NULL'},
+			${finished ? "'forfeit'" : 'NULL'}, NULL, ${finished ? 'NULL' : 1});`;
+		execFileSync('sqlite3', [db, `PRAGMA journal_mode=WAL;
+			CREATE TABLE games (id TEXT PRIMARY KEY, size INTEGER NOT NULL, rule TEXT NOT NULL,
+				full_board TEXT NOT NULL, front_uid TEXT NOT NULL, back_uid TEXT NOT NULL,
+				front_name TEXT NOT NULL, back_name TEXT NOT NULL, started_ms INTEGER NOT NULL,
+				finished_ms INTEGER, winner TEXT, reason TEXT, line TEXT, log_from INTEGER);
+			CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+				x INTEGER NOT NULL, y INTEGER NOT NULL, PRIMARY KEY (game_id, seq)) WITHOUT ROWID;
+			CREATE TABLE move_log (n INTEGER PRIMARY KEY, game_id TEXT NOT NULL, seq INTEGER NOT NULL,
+				x INTEGER NOT NULL, y INTEGER NOT NULL);
+			${game(done, 0, true)}
+			${game(live, 1, false)}
+			INSERT INTO moves (game_id, seq, x, y) VALUES ('${done}', 0, 7, 7), ('${done}', 1, 8, 8);
+			INSERT INTO move_log (game_id, seq, x, y) VALUES ('${live}', 0, 7, 7), ('${live}', 1, 8, 8),
+				('${live}', 2, 7, 8), ('${live}', 2, -1, -1);
+			PRAGMA user_version=2;`]);
+		return { db, done, live };
+	}
+
+	it('upgrades a database of the second layout at start-up: tc none, no clocks, the live game resumed', T, async () => {
+		const { db, done, live } = secondLayoutDatabase();
+		const server = await startServer({ args: ['--db', db, '--reconnect-grace', '60'] });
 		try {
-			assert.equal((await server.health()).rooms, 0, 'expected the 15 x 15 game not resumed on a 19 x 19 server');
+			const health = await server.health();
+			assert.equal(health.rooms, 1, `expected the live game restored, got ${JSON.stringify(health)}; the server logged:\n${server.output()}`);
+			const liveRecord = await gameRecord(server, live);
+			assert.equal(liveRecord.tc, 'none', `expected tc none for a game of the second layout, got ${JSON.stringify(liveRecord)}`);
+			assert.equal('clock' in liveRecord, false, `expected no clock, got ${JSON.stringify(liveRecord)}`);
+			assert.equal('rematch_of' in liveRecord, false, `expected no rematch_of, got ${JSON.stringify(liveRecord)}`);
+			assert.deepEqual(liveRecord.moves, [{ x: 7, y: 7, role: 'front' }, { x: 8, y: 8, role: 'back' }],
+				'expected the live game\'s moves less the one taken back');
+			const doneRecord = await gameRecord(server, done);
+			assert.equal(doneRecord.tc, 'none');
+			assert.deepEqual(doneRecord.result, { winner: 'front', reason: 'forfeit' });
+			assert.deepEqual(doneRecord.moves, [{ x: 7, y: 7, role: 'front' }, { x: 8, y: 8, role: 'back' }]);
+			const version = await sqliteQuery(db, 'PRAGMA user_version');
+			assert.equal(version[0].user_version, 3);
+			const games = await sqliteQuery(db, 'SELECT tc, rematch_of, front_ms, back_ms FROM games ORDER BY id');
+			assert.deepEqual(games, [
+				{ tc: 'none', rematch_of: null, front_ms: null, back_ms: null },
+				{ tc: 'none', rematch_of: null, front_ms: null, back_ms: null },
+			]);
+			const clocked = await sqliteQuery(db,
+				'SELECT (SELECT COUNT(*) FROM moves WHERE front_ms IS NOT NULL) + (SELECT COUNT(*) FROM move_log WHERE front_ms IS NOT NULL) AS n');
+			assert.equal(clocked[0].n, 0, 'expected no clocks on the moves of untimed games');
+		} finally {
+			await server.stop();
+		}
+	});
+
+	it('keeps the moves of a live game that cannot be resumed (a move the rules refuse) with its abandoned record', T, async () => {
+		const { db, live } = firstLayoutDatabase({ liveMoves: [[7, 7], [8, 8], [7, 7]] });
+		const server = await startServer({ args: ['--db', db] });
+		try {
+			assert.equal((await server.health()).rooms, 0, 'expected a game whose third move is on a stone not resumed');
 			const game = await gameRecord(server, live);
 			assert.equal(game.status, 'finished');
 			assert.equal(game.result.reason, 'abandoned');
-			assert.deepEqual(game.moves.map(({ x, y }) => ({ x, y })), [{ x: 7, y: 7 }, { x: 8, y: 8 }, { x: 7, y: 8 }],
+			assert.deepEqual(game.moves.map(({ x, y }) => ({ x, y })), [{ x: 7, y: 7 }, { x: 8, y: 8 }, { x: 7, y: 7 }],
 				`expected the abandoned game's 3 moves kept, got ${JSON.stringify(game.moves)}`);
+		} finally {
+			await server.stop();
+		}
+	});
+
+	it('resumes a live game of another board size than the server\'s default in its own pool', T, async () => {
+		const { db, live } = firstLayoutDatabase();
+		const server = await startServer({ args: ['--db', db, '--board-size', '19', '--reconnect-grace', '60'] });
+		try {
+			assert.equal((await server.health()).rooms, 1, 'expected the 15 x 15 game resumed on a 19 x 19 server');
+			const game = await gameRecord(server, live);
+			assert.equal(game.status, 'live');
+			assert.equal(game.size, 15);
+			const pools = await (await fetch(`${server.httpUrl}/api/pools`)).json();
+			assert.deepEqual(pools.pools.map(({ size, games }) => ({ size, games })), [{ size: 19, games: 0 }, { size: 15, games: 1 }],
+				`expected the default 19 x 19 pool and the restored game's 15 x 15 pool, got ${JSON.stringify(pools)}`);
 		} finally {
 			await server.stop();
 		}

@@ -17,12 +17,13 @@ const T = testTimeout(30_000);
 describe('matchmaking', () => {
 	const server = useServer();
 
-	it('sends welcome with uid, protocol 1, size, rule and version as the first message', T, async () => {
+	it('sends welcome with uid, protocol 2, size, rule, tc and version as the first message', T, async () => {
 		const uid = uuid();
 		const player = await connectPlayer(server, { uid });
 		const welcome = await player.next('welcome');
 		assert.equal(welcome.uid, uid, `expected welcome.uid to be the uid the player gave, got ${JSON.stringify(welcome)}`);
-		assert.equal(welcome.protocol, 1, `expected welcome.protocol 1, got ${JSON.stringify(welcome)}`);
+		assert.equal(welcome.protocol, 2, `expected welcome.protocol 2, got ${JSON.stringify(welcome)}`);
+		assert.equal(welcome.tc, 'none', `expected welcome.tc "none" (the default), got ${JSON.stringify(welcome)}`);
 		assert.equal(welcome.size, 15, `expected welcome.size 15 (the default), got ${JSON.stringify(welcome)}`);
 		assert.equal(welcome.rule, 'freestyle', `expected welcome.rule "freestyle", got ${JSON.stringify(welcome)}`);
 		assert.equal(typeof welcome.version, 'string', `expected welcome.version to be a string, got ${JSON.stringify(welcome)}`);

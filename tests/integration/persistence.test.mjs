@@ -26,8 +26,9 @@ import { testTimeout } from './lib/time.mjs';
 const T = testTimeout(30_000);
 const SIZE = 15;
 
-// The fields of a game record, and those of a finished one besides.
-const RECORD_KEYS = ['full_board', 'id', 'moves', 'players', 'result', 'rule', 'size', 'started_ms', 'status'];
+// The fields of an untimed game's record (no rematch), and those of a
+// finished one besides.
+const RECORD_KEYS = ['full_board', 'id', 'moves', 'players', 'result', 'rule', 'size', 'started_ms', 'status', 'tc'];
 
 /** A pair with names, its script, and the first `count` moves played. */
 async function namedPair(server, count, { names = ['Ada', 'Bo'], size = SIZE, script } = {}) {

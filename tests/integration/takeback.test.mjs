@@ -356,11 +356,12 @@ describe('takeback between two players', () => {
 
 	const BAD_SHAPES = [
 		{ type: 'offer' },
-		{ type: 'offer', what: 'draw' },
+		{ type: 'offer', what: 'undo' },
+		{ type: 'offer', what: 'Draw' },
 		{ type: 'offer', what: 1 },
 		{ type: 'offer', what: null },
 		{ type: 'answer', accept: true },
-		{ type: 'answer', what: 'rematch', accept: true },
+		{ type: 'answer', what: 'resign', accept: true },
 		{ type: 'answer', what: 'takeback' },
 		{ type: 'answer', what: 'takeback', accept: 'yes' },
 		{ type: 'answer', what: 'takeback', accept: 1 },
@@ -387,7 +388,7 @@ describe('takeback between two players', () => {
 		await expectRefusal(player, TAKEBACK, 'not_in_game');
 		await expectRefusal(player, { type: 'answer', what: 'takeback', accept: false }, 'not_in_game');
 		await expectRefusal(player, { type: 'redo' }, 'not_in_game');
-		await expectRefusal(player, { type: 'offer', what: 'draw' }, 'bad_offer');
+		await expectRefusal(player, { type: 'offer', what: 'undo' }, 'bad_offer');
 		await player.expectNothing(100, 'after the refused requests');
 	});
 

@@ -10,6 +10,9 @@
 #
 #   tests/load/bench.sh                     the whole benchmark (~9 min)
 #   BENCH_SCENARIOS="throughput" tests/load/bench.sh     only some
+#   BENCH_SCENARIOS="latency latency-timed" ...  also latency-timed (not in
+#                                           the default list): the latency
+#                                           scenario with every game timed
 #   BENCH_SERVERS=gomoku tests/load/bench.sh   without the baseline
 #   BENCH_ROUNDS=3 tests/load/bench.sh      three alternating rounds; the
 #                                           table shows each figure's median
@@ -244,6 +247,12 @@ for name in $SCENARIOS; do
 		# up for that long so games end at a steady rate.
 		scenario latency --connections 10000 --move-rate 1 \
 			--ramp 4000 --duration "$LATENCY_S" --warmup 9 ;;
+	latency-timed)
+		# As latency, every game timed (10 minutes and 5 s a
+		# move): the clocks on the path of every move.
+		scenario latency-timed --connections 10000 --move-rate 1 \
+			--ramp 4000 --duration "$LATENCY_S" --warmup 9 \
+			--tc 600+5 ;;
 	churn)
 		scenario churn --churn 500 --move-rate 0 \
 			--duration "$CHURN_S" --warmup "$CHURN_WARMUP" ;;

@@ -78,6 +78,8 @@ struct options {
 	enum mode mode;		  /* what the connections do */
 	int sources;		  /* 127.0.0.2.. source addresses; 0: none */
 	bool compact;		  /* ask for updates=move */
+	const char *tc;		  /* the time control asked for; NULL: the
+				   * server's default */
 	bool long_games;	  /* fill the board, not five in a row */
 	pid_t server_pid;	  /* read /proc/PID when > 0 */
 	const char *label;	  /* the scenario's name */
@@ -194,6 +196,7 @@ struct loadgen {
 	long matched_at_end;	   /* ... of them matched */
 	struct sockaddr_in target; /* the server */
 	char host_port[64];	   /* "HOST:PORT" for Host: */
+	char tc_query[32];	   /* "&tc=BASE%2BINC", or "" */
 	struct procstat srv_empty, srv_start, srv_end, srv_after;
 	struct procstat srv_mid; /* halfway through the window */
 	/*
@@ -616,8 +619,8 @@ static void conn_connected(struct loadgen *lg, struct conn *c)
 		return;
 	}
 	loadgen_uid(lg, uid);
-	snprintf(target, sizeof(target), "%s?uid=%s%s", lg->opt.path, uid,
-		 lg->opt.compact ? "&updates=move" : "");
+	snprintf(target, sizeof(target), "%s?uid=%s%s%s", lg->opt.path, uid,
+		 lg->opt.compact ? "&updates=move" : "", lg->tc_query);
 	r0 = loadgen_random(lg);
 	r1 = loadgen_random(lg);
 	memcpy(key, &r0, 8);
@@ -1595,6 +1598,8 @@ static void usage(FILE *out)
 	      "board (short)\n"
 	      "  --updates move|full    ask for compact board updates or "
 	      "not (move)\n"
+	      "  --tc BASE+INC          play timed games (the server's "
+	      "default)\n"
 	      "  --server-pid PID       read the server's CPU, RSS and fds "
 	      "from /proc\n"
 	      "  --label NAME           scenario name in the report (run)\n"
@@ -1641,6 +1646,7 @@ static int options_parse(struct options *opt, int argc, char **argv)
 		OPT_CHURN,
 		OPT_SOURCES,
 		OPT_UPDATES,
+		OPT_TC,
 		OPT_GAME,
 		OPT_SERVER_PID,
 		OPT_LABEL,
@@ -1665,6 +1671,7 @@ static int options_parse(struct options *opt, int argc, char **argv)
 		{ "churn", required_argument, NULL, OPT_CHURN },
 		{ "sources", required_argument, NULL, OPT_SOURCES },
 		{ "updates", required_argument, NULL, OPT_UPDATES },
+		{ "tc", required_argument, NULL, OPT_TC },
 		{ "game", required_argument, NULL, OPT_GAME },
 		{ "server-pid", required_argument, NULL, OPT_SERVER_PID },
 		{ "label", required_argument, NULL, OPT_LABEL },
@@ -1763,6 +1770,14 @@ static int options_parse(struct options *opt, int argc, char **argv)
 			}
 			opt->compact = !strcmp(optarg, "move");
 			break;
+		case OPT_TC:
+			if (strspn(optarg, "0123456789+") != strlen(optarg) ||
+			    strlen(optarg) > 12) {
+				fprintf(stderr, "loadgen: --tc: BASE+INC\n");
+				return -1;
+			}
+			opt->tc = optarg;
+			break;
 		case OPT_SERVER_PID:
 			if (parse_number(flag, optarg, 1, 1e9, &number))
 				return -1;
@@ -1843,6 +1858,14 @@ static int loadgen_init(struct loadgen *lg)
 	lg->target.sin_port = htons((uint16_t)opt->port);
 	snprintf(lg->host_port, sizeof(lg->host_port), "%s:%d", opt->host,
 		 opt->port);
+	if (opt->tc) {
+		/* "+" in a query is a space to some: escape it */
+		const char *plus = strchr(opt->tc, '+');
+
+		snprintf(lg->tc_query, sizeof(lg->tc_query), "&tc=%.*s%s%s",
+			 plus ? (int)(plus - opt->tc) : (int)strlen(opt->tc),
+			 opt->tc, plus ? "%2B" : "", plus ? plus + 1 : "");
+	}
 	lg->conn_count = opt->mode == MODE_CHURN ? budget : opt->connections;
 	if (lg->conn_count > budget) {
 		fprintf(stderr,

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 void record_event(void *ctx, void *conn, const struct event *ev)
 {
 	struct fixture *f = ctx;
@@ -34,6 +36,8 @@ void record_event(void *ctx, void *conn, const struct event *ev)
 	r->undo_role = ev->undo_role;
 	r->accept = ev->accept;
 	r->by = ev->by;
+	r->what = ev->what;
+	r->emote = ev->emote;
 	if (ev->ai_level)
 		snprintf(r->ai_level, sizeof(r->ai_level), "%s", ev->ai_level);
 	if (ev->room_id)
@@ -77,6 +81,11 @@ void record_fact(void *ctx, enum lobby_record type,
 	fact->seated[ROLE_FRONT] = room->seats[ROLE_FRONT] != NULL;
 	fact->seated[ROLE_BACK] = room->seats[ROLE_BACK] != NULL;
 	fact->events_before = f->count;
+	fact->winner = room->game.winner;
+	fact->clock_ms[ROLE_FRONT] = room->game.clock.left_ms[ROLE_FRONT];
+	fact->clock_ms[ROLE_BACK] = room->game.clock.left_ms[ROLE_BACK];
+	snprintf(fact->rematch_of, sizeof(fact->rematch_of), "%s",
+		 room->rematch_of);
 }
 
 void record_think(void *ctx, struct lobby_room *room)
@@ -144,6 +153,25 @@ int start_lobby(struct fixture *f, const struct lobby_config *config,
 				     .ctx = f });
 }
 
+int setup_lobby_config(void **state, const struct lobby_config *config,
+		       bool journal)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	int i;
+
+	if (!f)
+		return -1;
+	for (i = 0; i < MAX_UIDS; i++)
+		snprintf(f->uids[i], sizeof(f->uids[i]),
+			 "%08x-aaaa-4bbb-8ccc-%012x", 0xa0000000u + i, i);
+	if (start_lobby(f, config, journal)) {
+		free(f);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
 int setup_lobby_with(void **state, int size, enum full_board full_board,
 		     uint64_t grace_ms, bool journal)
 {
@@ -153,20 +181,8 @@ int setup_lobby_with(void **state, int size, enum full_board full_board,
 		.full_board = full_board,
 		.reconnect_grace_ms = grace_ms,
 	};
-	struct fixture *f = calloc(1, sizeof(*f));
-	int i;
 
-	if (!f)
-		return -1;
-	for (i = 0; i < MAX_UIDS; i++)
-		snprintf(f->uids[i], sizeof(f->uids[i]),
-			 "%08x-aaaa-4bbb-8ccc-%012x", 0xa0000000u + i, i);
-	if (start_lobby(f, &config, journal)) {
-		free(f);
-		return -1;
-	}
-	*state = f;
-	return 0;
+	return setup_lobby_config(state, &config, journal);
 }
 
 int setup_lobby(void **state, int size, enum full_board full_board)
@@ -257,6 +273,31 @@ void play(struct fixture *f, struct lobby_player *player, int x, int y)
 	lobby_request(&f->lobby, player, &req, 0);
 }
 
+void play_at(struct fixture *f, struct lobby_player *player, int x, int y,
+	     uint64_t now_ms)
+{
+	struct request req = move_request(x, y);
+
+	lobby_request(&f->lobby, player, &req, now_ms);
+}
+
+struct lobby_player *join_pool(struct fixture *f, int i, const char *name,
+			       const struct lobby_pool_key *pool,
+			       uint64_t now_ms)
+{
+	struct lobby_join join = {
+		.uid = f->uids[i],
+		.name = name,
+		.pool = pool,
+	};
+	struct lobby_player *player;
+
+	player = lobby_join(&f->lobby, &join, conn(f, i), now_ms);
+	if (!player)
+		fail_msg("player %d could not join", i);
+	return player;
+}
+
 void pair(struct fixture *f, struct lobby_player **p0, struct lobby_player **p1,
 	  uint8_t coin)
 {
@@ -284,13 +325,20 @@ void expect_no_uid_sent(struct fixture *f, int uids)
 void expect_refusal(struct fixture *f, struct lobby_player *player,
 		    const struct request *req, enum error_code code)
 {
+	expect_refusal_at(f, player, req, code, 0);
+}
+
+void expect_refusal_at(struct fixture *f, struct lobby_player *player,
+		       const struct request *req, enum error_code code,
+		       uint64_t now_ms)
+{
 	struct lobby_stats stats = f->lobby.stats;
 	struct game game;
 
 	if (player->room)
 		game = player->room->game;
 	forget_records(f);
-	lobby_request(&f->lobby, player, req, 0);
+	lobby_request(&f->lobby, player, req, now_ms);
 	if (f->count != 1 || f->records[0].type != EVENT_ERROR)
 		fail_msg("expected one error, got %zu events, first %s",
 			 f->count,
@@ -362,4 +410,265 @@ void expect_undo(struct fixture *f, size_t i, int c, int x, int y, int moves)
 		fail_msg("event %zu: a takeback board needs content and undo, "
 			 "and no move: %s",
 			 i, f->records[i].json);
+}
+
+const struct lobby_pool_key pool_timed = { .size = 15,
+					   .rule = RULE_FREESTYLE,
+					   .tc = { BASE_MS, INC_MS } };
+
+const struct lobby_pool_key pool_rematch = { .size = 19,
+					     .rule = RULE_STANDARD,
+					     .tc = { 180000, 2000 } };
+
+int setup_tc(void **state, struct time_control tc, uint64_t grace_ms)
+{
+	struct lobby_config config = {
+		.board_size = 15,
+		.rule = RULE_FREESTYLE,
+		.time_control = tc,
+		.first_move_ms = FIRST_MS,
+		.full_board = FULL_BOARD_BACK,
+		.reconnect_grace_ms = grace_ms,
+	};
+
+	return setup_lobby_config(state, &config, true);
+}
+
+int setup_timed(void **state)
+{
+	return setup_tc(state, (struct time_control){ BASE_MS, INC_MS },
+			GRACE_MS);
+}
+
+int setup_untimed(void **state)
+{
+	return setup_tc(state, (struct time_control){ 0, 0 }, GRACE_MS);
+}
+
+void pair_at(struct fixture *f, struct lobby_player **p0,
+	     struct lobby_player **p1, uint8_t coin, uint64_t now_ms)
+{
+	script_match(f, 0x11, coin);
+	*p0 = join_pool(f, 0, "zero", NULL, now_ms);
+	*p1 = join_pool(f, 1, "one", NULL, now_ms);
+	if ((*p0)->state != PLAYER_PLAYING || (*p0)->room != (*p1)->room)
+		fail_msg("players 0 and 1 were not paired");
+	forget_records(f);
+}
+
+void ask(struct fixture *f, struct lobby_player *player, enum request_type type,
+	 enum offer_what what, bool accept, uint64_t now_ms)
+{
+	struct request req = { .type = type, .what = what, .accept = accept };
+
+	lobby_request(&f->lobby, player, &req, now_ms);
+}
+
+void offer(struct fixture *f, struct lobby_player *player, enum offer_what what,
+	   uint64_t now_ms)
+{
+	ask(f, player, REQUEST_OFFER, what, false, now_ms);
+}
+
+void answer(struct fixture *f, struct lobby_player *player,
+	    enum offer_what what, bool accept, uint64_t now_ms)
+{
+	ask(f, player, REQUEST_ANSWER, what, accept, now_ms);
+}
+
+void emote(struct fixture *f, struct lobby_player *player, enum emote word,
+	   uint64_t now_ms)
+{
+	struct request req = { .type = REQUEST_EMOTE, .emote = word };
+
+	lobby_request(&f->lobby, player, &req, now_ms);
+}
+
+void expect_refused_at(struct fixture *f, struct lobby_player *player,
+		       enum request_type type, enum offer_what what,
+		       enum error_code code, uint64_t now_ms)
+{
+	struct request req = { .type = type, .what = what };
+
+	expect_refusal_at(f, player, &req, code, now_ms);
+}
+
+const char *winner_name(int winner)
+{
+	return game_winner_name((enum game_winner)winner);
+}
+
+const char *reason_name(int reason)
+{
+	return game_reason_name((enum game_reason)reason);
+}
+
+const char *offer_name(int what)
+{
+	return offer_what_name((enum offer_what)what);
+}
+
+/* Event i's JSON, parsed: the caller deletes it. */
+static cJSON *event_json(struct fixture *f, size_t i)
+{
+	cJSON *root;
+
+	if (i >= f->count || !f->records[i].json)
+		fail_msg("event %zu has no JSON (%zu sent)", i, f->count);
+	root = cJSON_Parse(f->records[i].json);
+	if (!root)
+		fail_msg("event %zu is not JSON: %s", i, f->records[i].json);
+	return root;
+}
+
+long long json_number(struct fixture *f, size_t i, const char *outer,
+		      const char *name)
+{
+	cJSON *root = event_json(f, i);
+	const cJSON *object =
+		outer ? cJSON_GetObjectItemCaseSensitive(root, outer) : root;
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, name);
+	long long value = cJSON_IsNumber(item) ? (long long)item->valuedouble :
+						 -1;
+
+	cJSON_Delete(root);
+	return value;
+}
+
+bool json_has(struct fixture *f, size_t i, const char *name)
+{
+	cJSON *root = event_json(f, i);
+	bool has = cJSON_GetObjectItemCaseSensitive(root, name) != NULL;
+
+	cJSON_Delete(root);
+	return has;
+}
+
+void expect_json_string(struct fixture *f, size_t i, const char *name,
+			const char *want)
+{
+	cJSON *root = event_json(f, i);
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, name);
+	bool same = cJSON_IsString(item) && !strcmp(item->valuestring, want);
+
+	cJSON_Delete(root);
+	if (!same)
+		fail_msg("event %zu: expected \"%s\":\"%s\": %s", i, name, want,
+			 f->records[i].json);
+}
+
+void expect_clock(struct fixture *f, size_t i, long long front, long long back)
+{
+	long long got_front = json_number(f, i, "clock", "front");
+	long long got_back = json_number(f, i, "clock", "back");
+
+	if (got_front != front || got_back != back)
+		fail_msg("event %zu: expected clock front %lld back %lld: %s",
+			 i, front, back, f->records[i].json);
+}
+
+void expect_abort_in(struct fixture *f, size_t i, long long want)
+{
+	long long got = json_number(f, i, NULL, "abort_in");
+
+	if (got != want)
+		fail_msg("event %zu: expected abort_in %lld: %s", i, want,
+			 f->records[i].json);
+}
+
+int events_to(struct fixture *f, int c, enum event_type type)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < f->count; i++)
+		n += f->records[i].conn == conn(f, c) &&
+		     f->records[i].type == type;
+	return n;
+}
+
+size_t event_index(struct fixture *f, int c, enum event_type type)
+{
+	for (size_t i = 0; i < f->count; i++)
+		if (f->records[i].conn == conn(f, c) &&
+		    f->records[i].type == type)
+			return i;
+	fail_msg("no %s went to conn %d (%zu events)", type_name(type), c,
+		 f->count);
+	return 0;
+}
+
+void open_clocks(struct fixture *f, struct lobby_player *p0,
+		 struct lobby_player *p1, uint64_t t1, uint64_t t2)
+{
+	play_at(f, p0, 7, 7, t1);
+	play_at(f, p1, 8, 8, t2);
+	expect_int(p0->room->game.moves_played, 2);
+	forget_records(f);
+}
+
+/* lobby_each_pool()'s callback: pool appended to the pools_seen ctx. */
+static void see_pool(void *ctx, const struct lobby_pool *pool)
+{
+	struct pools_seen *seen = ctx;
+
+	if (seen->count == 8)
+		fail_msg("more than 8 pools listed");
+	seen->keys[seen->count] = pool->key;
+	seen->waiting[seen->count] = (unsigned long)pool->queue.count;
+	seen->games[seen->count] = pool->games;
+	seen->count++;
+}
+
+void list_pools(struct fixture *f, struct pools_seen *seen)
+{
+	memset(seen, 0, sizeof(*seen));
+	lobby_each_pool(&f->lobby, see_pool, seen);
+}
+
+int pool_index(const struct pools_seen *seen, const struct lobby_pool_key *key)
+{
+	for (int i = 0; i < seen->count; i++)
+		if (seen->keys[i].size == key->size &&
+		    seen->keys[i].rule == key->rule &&
+		    time_control_equal(seen->keys[i].tc, key->tc))
+			return i;
+	return -1;
+}
+
+void expect_pool(struct fixture *f, const struct lobby_pool_key *key,
+		 unsigned long waiting, unsigned long games)
+{
+	struct pools_seen seen;
+	int i;
+
+	list_pools(f, &seen);
+	i = pool_index(&seen, key);
+	if (i < 0)
+		fail_msg("pool %dx%d %s %u+%u is not listed", key->size,
+			 key->size, rule_name(key->rule), key->tc.base_ms,
+			 key->tc.inc_ms);
+	expect_int(seen.waiting[i], waiting);
+	expect_int(seen.games[i], games);
+}
+
+struct lobby_player *join_engine(struct fixture *f, int i, uint8_t coin,
+				 uint64_t now_ms)
+{
+	struct lobby_player *player;
+
+	script_match(f, 0x22, coin);
+	player = lobby_connect_ai(&f->lobby, f->uids[i], "", conn(f, i),
+				  ENGINE_MEDIUM, now_ms);
+	if (!player)
+		fail_msg("player %d could not play the engine", i);
+	forget_records(f);
+	return player;
+}
+
+void finish(struct fixture *f, struct lobby_player *p1, uint64_t now_ms)
+{
+	ask(f, p1, REQUEST_RESIGN, 0, false, now_ms);
+	if (!game_is_over(&p1->room->game))
+		fail_msg("resigning did not end the game");
+	forget_records(f);
 }

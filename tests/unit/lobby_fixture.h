@@ -2,7 +2,10 @@
  * lobby_fixture.h - what the lobby tests (test_lobby_*.c) share: a lobby
  * whose sink records every event and every journal fact, a random source
  * that replays scripted bytes, players on numbered connections, and the
- * checks that say what was expected and what came.
+ * checks that say what was expected and what came; and, for the tests of
+ * protocol 2 (core/PROTOCOL.md section 10: test_lobby_clocks.c, _endings,
+ * _rematch, _emotes and _pools), timed lobbies, pools, offers and answers,
+ * and checks of the events' JSON.
  *
  * Each test gets its own struct fixture from one of the setups (cmocka
  * state) and gives it back to teardown().
@@ -26,6 +29,10 @@
 /* The reconnect grace of the grace tests, and a clock reading of theirs. */
 #define GRACE_MS 30000
 #define T0 1000000
+/* The time control of the timed tests, 60+2, and the first-move timeout. */
+#define BASE_MS 60000
+#define INC_MS 2000
+#define FIRST_MS 30000
 
 /* A copy of one event the lobby sent, with what it pointed to. */
 struct record {
@@ -48,7 +55,9 @@ struct record {
 	struct cell undo_cell;		   /* BOARD with undo */
 	enum role undo_role;		   /* BOARD with undo */
 	bool accept;			   /* ANSWER */
-	enum role by;			   /* OFFER, ANSWER */
+	enum role by;			   /* OFFER, ANSWER, EMOTE */
+	enum offer_what what;		   /* OFFER, ANSWER */
+	enum emote emote;		   /* EMOTE */
 	char ai_level[16];		   /* ROLE: the engine's level */
 	char *json;			   /* encoded, or NULL for REPLACED */
 };
@@ -62,6 +71,9 @@ struct fact {
 	enum game_reason reason;       /* the game's end at the time */
 	bool seated[ROLE_COUNT];       /* by role: a player in the seat */
 	size_t events_before;	       /* events sent before it */
+	enum game_winner winner;       /* the game's winner at the time */
+	int64_t clock_ms[ROLE_COUNT];  /* by role: the clocks' left_ms */
+	char rematch_of[UID_LEN + 1];  /* the room's rematch_of */
 };
 
 /* One of these per test: the lobby and what it has said and drawn. */
@@ -83,6 +95,18 @@ struct fixture {
 	int thinks;			  /* lobby_sink.think calls */
 	struct lobby_ai_ticket ticket;	  /* the last think's ticket */
 };
+
+/* What lobby_each_pool() listed. */
+struct pools_seen {
+	int count;		       /* pools listed */
+	struct lobby_pool_key keys[8]; /* in order */
+	unsigned long waiting[8];      /* each pool's queue */
+	unsigned long games[8];	       /* each pool's live games */
+};
+
+/* Two pools of the tests: 15x15 freestyle 60+2, and 19x19 standard 180+2. */
+extern const struct lobby_pool_key pool_timed;
+extern const struct lobby_pool_key pool_rematch;
 
 /* The lobby sink's send: a copy of ev, encoded, appended to f->records. */
 void record_event(void *ctx, void *conn, const struct event *ev);
@@ -113,6 +137,10 @@ int start_lobby(struct fixture *f, const struct lobby_config *config,
 /* A fixture with a lobby of size, full_board, grace_ms and journal. */
 int setup_lobby_with(void **state, int size, enum full_board full_board,
 		     uint64_t grace_ms, bool journal);
+
+/* A fixture with a lobby of config, telling the journal when journal. */
+int setup_lobby_config(void **state, const struct lobby_config *config,
+		       bool journal);
 
 /* As setup_lobby_with(), with no grace and no journal. */
 int setup_lobby(void **state, int size, enum full_board full_board);
@@ -156,6 +184,18 @@ struct request move_request(int x, int y);
 /* player asks for the move (x, y) at time 0. */
 void play(struct fixture *f, struct lobby_player *player, int x, int y);
 
+/* player asks for the move (x, y) at now_ms. */
+void play_at(struct fixture *f, struct lobby_player *player, int x, int y,
+	     uint64_t now_ms);
+
+/*
+ * Connects player i (uid i) on connection i at now_ms, asking for pool
+ * (NULL: the default) through lobby_join().
+ */
+struct lobby_player *join_pool(struct fixture *f, int i, const char *name,
+			       const struct lobby_pool_key *pool,
+			       uint64_t now_ms);
+
 /* Pairs players 0 and 1 with coin; player 0 queued first. */
 void pair(struct fixture *f, struct lobby_player **p0, struct lobby_player **p1,
 	  uint8_t coin);
@@ -169,6 +209,11 @@ void expect_no_uid_sent(struct fixture *f, int uids);
  */
 void expect_refusal(struct fixture *f, struct lobby_player *player,
 		    const struct request *req, enum error_code code);
+
+/* As expect_refusal(), with the request made at now_ms. */
+void expect_refusal_at(struct fixture *f, struct lobby_player *player,
+		       const struct request *req, enum error_code code,
+		       uint64_t now_ms);
 
 /* A journal fact's name. */
 const char *fact_name(int type);
@@ -190,6 +235,95 @@ void request(struct fixture *f, struct lobby_player *player,
 
 /* Checks that event i is a takeback board of the stone at (x, y). */
 void expect_undo(struct fixture *f, size_t i, int c, int x, int y, int moves);
+
+/*
+ * A fixture whose default pool is 15x15 freestyle at tc, with a first-move
+ * timeout of FIRST_MS, grace_ms and a journal.
+ */
+int setup_tc(void **state, struct time_control tc, uint64_t grace_ms);
+
+/* 60+2, a first-move timeout, a grace of GRACE_MS and a journal. */
+int setup_timed(void **state);
+
+/* Untimed, though a first-move timeout is configured; grace, journal. */
+int setup_untimed(void **state);
+
+/* Pairs players 0 and 1 at now_ms with coin (0: player 0 is front). */
+void pair_at(struct fixture *f, struct lobby_player **p0,
+	     struct lobby_player **p1, uint8_t coin, uint64_t now_ms);
+
+/* player asks for request type (an offer or answer: of what) at now_ms. */
+void ask(struct fixture *f, struct lobby_player *player, enum request_type type,
+	 enum offer_what what, bool accept, uint64_t now_ms);
+
+/* player offers what at now_ms. */
+void offer(struct fixture *f, struct lobby_player *player, enum offer_what what,
+	   uint64_t now_ms);
+
+/* player answers the offer of what (accept or decline) at now_ms. */
+void answer(struct fixture *f, struct lobby_player *player,
+	    enum offer_what what, bool accept, uint64_t now_ms);
+
+/* player sends the emote word at now_ms. */
+void emote(struct fixture *f, struct lobby_player *player, enum emote word,
+	   uint64_t now_ms);
+
+/* Checks that player's request is refused with code at now_ms. */
+void expect_refused_at(struct fixture *f, struct lobby_player *player,
+		       enum request_type type, enum offer_what what,
+		       enum error_code code, uint64_t now_ms);
+
+/* A game winner's, a game end's and an offer's word, for messages. */
+const char *winner_name(int winner);
+const char *reason_name(int reason);
+const char *offer_name(int what);
+
+/*
+ * The number member name of event i's JSON (of its object member outer
+ * when not NULL); -1 when there is none.
+ */
+long long json_number(struct fixture *f, size_t i, const char *outer,
+		      const char *name);
+
+/* Whether event i's JSON has a member name. */
+bool json_has(struct fixture *f, size_t i, const char *name);
+
+/* Checks that event i's JSON has "name":"want". */
+void expect_json_string(struct fixture *f, size_t i, const char *name,
+			const char *want);
+
+/* Checks that event i carries the clocks front and back (ms). */
+void expect_clock(struct fixture *f, size_t i, long long front, long long back);
+
+/* Checks that event i carries abort_in want (-1: none). */
+void expect_abort_in(struct fixture *f, size_t i, long long want);
+
+/* How many events of type went to connection c. */
+int events_to(struct fixture *f, int c, enum event_type type);
+
+/* The index of the first event of type to connection c; fails if none. */
+size_t event_index(struct fixture *f, int c, enum event_type type);
+
+/* Front (p0) and back (p1) play their first moves at t1 and t2. */
+void open_clocks(struct fixture *f, struct lobby_player *p0,
+		 struct lobby_player *p1, uint64_t t1, uint64_t t2);
+
+/* Lists the lobby's pools into *seen. */
+void list_pools(struct fixture *f, struct pools_seen *seen);
+
+/* The index of key in seen; -1 when it was not listed. */
+int pool_index(const struct pools_seen *seen, const struct lobby_pool_key *key);
+
+/* Checks that pool key is listed with waiting players and live games. */
+void expect_pool(struct fixture *f, const struct lobby_pool_key *key,
+		 unsigned long waiting, unsigned long games);
+
+/* Connects player i against the engine with coin (0: the player is front). */
+struct lobby_player *join_engine(struct fixture *f, int i, uint8_t coin,
+				 uint64_t now_ms);
+
+/* p1 resigns the game it plays against p0 at now_ms. */
+void finish(struct fixture *f, struct lobby_player *p1, uint64_t now_ms);
 
 /* Checks that event i went to connection c with type. */
 #define expect_event(f, i, c, want_type)                                       \
@@ -223,7 +357,7 @@ void expect_undo(struct fixture *f, size_t i, int c, int x, int y, int moves);
 	do {                                                               \
 		const struct lobby_stats *s_ = &(f)->lobby.stats;          \
 		expect_int(s_->players, want_players);                     \
-		expect_int((f)->lobby.queue.count, want_waiting);          \
+		expect_int((f)->lobby.default_pool->queue.count, want_waiting);          \
 		expect_int(s_->rooms, want_rooms);                         \
 		expect_int(s_->rooms_live, want_live);                     \
 		expect_int(s_->matches, want_matches);                     \
@@ -232,10 +366,10 @@ void expect_undo(struct fixture *f, size_t i, int c, int x, int y, int moves);
 
 /* The first and last players of the queue and of the away list. */
 #define queue_first(f) \
-	list_first(&(f)->lobby.queue, struct lobby_player, queue_node)
+	list_first(&(f)->lobby.default_pool->queue, struct lobby_player, queue_node)
 
 #define queue_last(f)                                                          \
-	((f)->lobby.queue.tail ? list_entry((f)->lobby.queue.tail,             \
+	((f)->lobby.default_pool->queue.tail ? list_entry((f)->lobby.default_pool->queue.tail,             \
 					    struct lobby_player, queue_node) : \
 				 NULL)
 
@@ -289,9 +423,31 @@ void expect_undo(struct fixture *f, size_t i, int c, int x, int y, int moves);
 		expect_int(s_->games_finished[REASON_FORFEIT], want_forfeit); \
 	} while (0)
 
+/* Checks that event i is winner to connection c with winner and reason. */
+#define expect_winner(f, i, c, want_winner, want_reason)                       \
+	do {                                                                   \
+		expect_event(f, i, c, EVENT_WINNER);                           \
+		expect_enum((f)->records[i].winner, want_winner, winner_name); \
+		expect_enum((f)->records[i].reason, want_reason, reason_name); \
+	} while (0)
+
+/* Checks that event i is an offer or answer (type) of what by side. */
+#define expect_offer_event(f, i, c, want_type, want_what, want_by)        \
+	do {                                                              \
+		expect_event(f, i, c, want_type);                         \
+		expect_enum((f)->records[i].what, want_what, offer_name); \
+		expect_enum((f)->records[i].by, want_by, role_name);      \
+	} while (0)
+
 #define lobby_test(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 #define grace_test(name) \
 	cmocka_unit_test_setup_teardown(name, setup_grace, teardown)
+
+#define timed_test(name) \
+	cmocka_unit_test_setup_teardown(name, setup_timed, teardown)
+
+#define untimed_test(name) \
+	cmocka_unit_test_setup_teardown(name, setup_untimed, teardown)
 
 #endif

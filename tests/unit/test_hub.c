@@ -182,8 +182,8 @@ static void *conn(struct fixture *f, int i)
 
 static struct lobby_player *connect_player(struct fixture *f, int i)
 {
-	struct lobby_player *player = hub_connect(
-		&f->hub, uids[i], "", conn(f, i), false, ENGINE_MEDIUM);
+	struct lobby_join join = { .uid = uids[i], .name = "" };
+	struct lobby_player *player = hub_connect(&f->hub, &join, conn(f, i));
 
 	if (!player)
 		fail_msg("player %d could not connect", i);
@@ -362,11 +362,13 @@ static void the_engine_hooks_are_called_and_its_move_played(void **state)
 {
 	struct fixture *f = fixture_new(60000, 0, false);
 	struct request move = { .type = REQUEST_MOVE, .x = 7, .y = 7 };
+	struct lobby_join join = {
+		.uid = uids[0], .name = "", .ai = true, .level = ENGINE_HARD
+	};
 	struct lobby_player *player;
 
 	(void)state;
-	player = hub_connect(&f->hub, uids[0], "", conn(f, 0), true,
-			     ENGINE_HARD);
+	player = hub_connect(&f->hub, &join, conn(f, 0));
 	assert_non_null(player);
 	expect_delivery(f, 0, 0, EVENT_ROLE);
 	if (f->deliveries[0].role == ROLE_FRONT) {
@@ -390,6 +392,7 @@ static void a_stopped_hub_changes_nothing(void **state)
 	struct fixture *f = fixture_new(60000, 0, false);
 	struct lobby_player *players[2];
 	struct request move = { .type = REQUEST_MOVE, .x = 7, .y = 7 };
+	struct lobby_join join = { .uid = uids[2], .name = "" };
 	int front;
 
 	(void)state;
@@ -399,7 +402,7 @@ static void a_stopped_hub_changes_nothing(void **state)
 	hub_disconnect(&f->hub, players[0], true);
 	hub_disconnect(&f->hub, players[1], false);
 	expect_int(f->count, 4);
-	if (hub_connect(&f->hub, uids[2], "", conn(f, 2), false, ENGINE_MEDIUM))
+	if (hub_connect(&f->hub, &join, conn(f, 2)))
 		fail_msg("a stopped hub seated a player");
 	/* the seats stay for the restart */
 	if (!lobby_find(&f->hub.lobby, uids[0]) ||

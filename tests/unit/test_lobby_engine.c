@@ -40,27 +40,27 @@ static void the_engine_seats_a_player_at_once_and_thinks_as_front(void **state)
 	expect_int(f->thinks, 1);
 	expect_str(f->ticket.uid, f->uids[0]);
 	expect_int(f->lobby.stats.ai_rooms, 1);
-	expect_int(f->lobby.queue.count, 0);
+	expect_int(f->lobby.stats.waiting, 0);
 	expect_int(f->lobby.stats.players, 1);
 	forget_records(f);
 
-	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 7, 7), 0);
+	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 7, 7, 0), 0);
 	expect_events(f, 1);
 	expect_event(f, 0, 0, EVENT_BOARD);
 	expect_int(f->records[0].moves, 1);
 	/* the same ticket again: the position has changed since */
-	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 8, 8), -ESTALE);
+	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 8, 8, 0), -ESTALE);
 	play(f, p0, 8, 8);
 	expect_int(f->thinks, 2);
 	/* an occupied cell is refused: the caller forfeits the engine */
-	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 7, 7), -EINVAL);
+	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 7, 7, 0), -EINVAL);
 	forget_records(f);
-	expect_int(lobby_ai_forfeit(&f->lobby, &f->ticket), 0);
+	expect_int(lobby_ai_forfeit(&f->lobby, &f->ticket, 0), 0);
 	expect_events(f, 1);
 	expect_event(f, 0, 0, EVENT_WINNER);
 	expect_int(f->records[0].winner, WINNER_BACK);
 	expect_int(f->records[0].reason, REASON_FORFEIT);
-	expect_int(lobby_ai_forfeit(&f->lobby, &f->ticket), -ESTALE);
+	expect_int(lobby_ai_forfeit(&f->lobby, &f->ticket, 0), -ESTALE);
 	/* the player leaves: room and engine seat go (ASan checks) */
 	lobby_disconnect(&f->lobby, p0, true, T0);
 	expect_int(f->lobby.stats.ai_rooms, 0);
@@ -98,9 +98,9 @@ an_engine_takeback_removes_the_reply_and_the_move_and_redo_puts_them_back(
 	struct lobby_player *p0 = join_ai(f, 0, ENGINE_MEDIUM, 0);
 
 	play(f, p0, 7, 7);
-	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 8, 8), 0);
+	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 8, 8, 0), 0);
 	play(f, p0, 6, 6);
-	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 9, 9), 0);
+	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 9, 9, 0), 0);
 	forget_records(f);
 
 	request(f, p0, REQUEST_OFFER, false, T0);
@@ -155,14 +155,14 @@ static void a_takeback_while_the_engine_thinks_drops_its_search(void **state)
 	request(f, p0, REQUEST_OFFER, false, T0);
 	expect_events(f, 1);
 	expect_undo(f, 0, 0, 7, 7, 0);
-	expect_int(lobby_ai_move(&f->lobby, &stale, 8, 8), -ESTALE);
+	expect_int(lobby_ai_move(&f->lobby, &stale, 8, 8, 0), -ESTALE);
 	expect_int(f->thinks, 1);
 	forget_records(f);
 	request(f, p0, REQUEST_REDO, false, T0);
 	expect_events(f, 1);
 	expect_int(f->records[0].move.x, 7);
 	expect_int(f->thinks, 2); /* the engine is to move again */
-	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 8, 8), 0);
+	expect_int(lobby_ai_move(&f->lobby, &f->ticket, 8, 8, 0), 0);
 }
 
 static void a_player_who_waited_long_enough_plays_the_engine(void **state)
@@ -188,7 +188,7 @@ static void a_player_who_waited_long_enough_plays_the_engine(void **state)
 	expect_event(f, 0, 0, EVENT_ROLE);
 	expect_str(f->records[0].ai_level, "easy");
 	expect_int(f->thinks, 1);
-	expect_int(f->lobby.queue.count, 0);
+	expect_int(f->lobby.stats.waiting, 0);
 	/* two who find each other first never see the engine */
 	script_match(f, 0x44, 0);
 	assert_non_null(lobby_connect(&f->lobby, f->uids[1], "", conn(f, 1),

@@ -236,19 +236,45 @@ static void restore_refuses_a_uid_that_already_has_a_seat(void **state)
 	expect_away(f, 2);
 }
 
-static void restore_refuses_a_board_of_another_size(void **state)
+static void restore_refuses_a_board_size_out_of_range(void **state)
 {
 	static const uint16_t one_move[] = { 0 };
 	struct fixture *f = *state;
 	struct lobby_saved_game saved = saved_game(f, one_move, 1);
 
-	saved.board_size = 16;
-	expect_restore_refused(f, &saved, "a 16x16 game in a 15x15 lobby");
-	saved.board_size = 5;
-	expect_restore_refused(f, &saved, "a 5x5 game in a 15x15 lobby");
+	saved.board_size = BOARD_MAX_SIZE + 1;
+	expect_restore_refused(f, &saved, "a board larger than the largest");
+	saved.board_size = BOARD_MIN_SIZE - 1;
+	expect_restore_refused(f, &saved, "a board smaller than the smallest");
 	saved.board_size = 0;
 	expect_restore_refused(f, &saved, "a board of size 0");
+	saved.board_size = 15;
+	saved.tc = (struct time_control){ 5000, 0 };
+	expect_restore_refused(f, &saved, "a clock below the shortest");
 	expect_stats(f, 0, 0, 0, 0, 0, 0);
+}
+
+/* A game of another pool than the default is seated in its own pool. */
+static void restore_seats_a_game_of_another_pool(void **state)
+{
+	static const uint16_t one_move[] = { 0 };
+	struct fixture *f = *state;
+	struct lobby_saved_game saved = saved_game(f, one_move, 1);
+	struct lobby_room *room;
+
+	saved.board_size = 19;
+	saved.tc = (struct time_control){ 300000, 5000 };
+	saved.clock_ms[ROLE_FRONT] = 305000;
+	saved.clock_ms[ROLE_BACK] = 300000;
+	room = lobby_restore(&f->lobby, &saved, T0);
+	assert_non_null(room);
+	expect_int(room->game.board.size, 19);
+	expect_int(room->pool->key.size, 19);
+	expect_int(room->pool->games, 1);
+	assert_ptr_not_equal(room->pool, f->lobby.default_pool);
+	expect_int(room->game.clock.left_ms[ROLE_FRONT], 305000);
+	expect_int(room->game.clock.left_ms[ROLE_BACK], 300000);
+	expect_int(f->lobby.default_pool->games, 0);
 }
 
 static void restore_refuses_a_bad_room_id(void **state)
@@ -383,7 +409,8 @@ int main(void)
 		grace_test(restore_refuses_an_invalid_move_list),
 		grace_test(restore_refuses_a_finished_game),
 		grace_test(restore_refuses_a_uid_that_already_has_a_seat),
-		grace_test(restore_refuses_a_board_of_another_size),
+		grace_test(restore_refuses_a_board_size_out_of_range),
+		grace_test(restore_seats_a_game_of_another_pool),
 		grace_test(restore_refuses_a_bad_room_id),
 		grace_test(restored_seats_expire_by_tick_and_forfeit),
 		grace_test(a_restored_player_back_late_finds_the_forfeit),

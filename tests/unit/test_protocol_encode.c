@@ -86,11 +86,36 @@ static void encodes_welcome_with_uid_protocol_size_rule_version(void **state)
 	(void)state;
 	expect_str(member_string(root, "type"), "welcome");
 	expect_str(member_string(root, "uid"), ev.uid);
-	expect_int(member_number(root, "protocol"), 1);
+	expect_int(member_number(root, "protocol"), 2);
 	expect_int(member_number(root, "size"), 16);
 	expect_str(member_string(root, "rule"), "standard");
+	expect_str(member_string(root, "tc"), "none");
 	expect_str(member_string(root, "version"), "0.1.0");
-	expect_int(member_count(root), 6);
+	expect_int(member_count(root), 7);
+	cJSON_Delete(root);
+}
+
+static void encodes_welcome_with_the_pool_asked_for(void **state)
+{
+	struct event ev = {
+		.type = EVENT_WELCOME,
+		.uid = "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f0",
+		.version = "0.1.0",
+		.size = 19,
+		.rule = RULE_STANDARD,
+		.tc = { 300000, 5000 },
+	};
+	cJSON *root = encode(&ev, 0);
+
+	(void)state;
+	expect_int(member_number(root, "protocol"), PROTOCOL_VERSION);
+	expect_int(PROTOCOL_VERSION, 2);
+	expect_int(member_number(root, "size"), 19);
+	expect_str(member_string(root, "rule"), "standard");
+	expect_str(member_string(root, "tc"), "300+5");
+	/* the pool, not a game: no clocks */
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "clock"));
+	expect_int(member_count(root), 7);
 	cJSON_Delete(root);
 }
 
@@ -236,7 +261,9 @@ static void encodes_role_without_opponent_when_the_name_is_empty(void **state)
 	root = encode(&ev, 0);
 	expect_str(member_string(root, "role"), "front");
 	assert_null(cJSON_GetObjectItemCaseSensitive(root, "opponent"));
-	expect_int(member_count(root), 5);
+	/* untimed: tc "none", and neither clock nor abort_in */
+	expect_str(member_string(root, "tc"), "none");
+	expect_int(member_count(root), 6);
 	cJSON_Delete(root);
 	ev.opponent_name = "";
 	root = encode(&ev, 0);
@@ -405,6 +432,312 @@ static void encodes_winner_by_full_board_or_forfeit_without_line(void **state)
 	game_release(&game);
 }
 
+/* A clock reading of the timed tests, and their first-move deadline. */
+#define T0 7000000u
+#define FIRST_MS 30000
+
+/* A 15x15 game of tc whose clocks started at T0. */
+static void timed_game(struct game *game, struct time_control tc)
+{
+	assert_int_equal(game_init(game, 15, RULE_FREESTYLE, FULL_BOARD_BACK),
+			 0);
+	fischer_start(&game->clock, tc, FIRST_MS, T0);
+}
+
+/* Plays role's move at (x, y) at now_ms, as a room does. */
+static void timed_move(struct game *game, enum role role, int x, int y,
+		       uint64_t now_ms)
+{
+	assert_int_equal(game_play(game, role, x, y), MOVE_OK);
+	fischer_moved(&game->clock, role, game->moves_played, now_ms);
+}
+
+/* The number member name of the object member "clock" of root. */
+static double clock_of(const cJSON *root, const char *name)
+{
+	const cJSON *clock = cJSON_GetObjectItemCaseSensitive(root, "clock");
+
+	if (!cJSON_IsObject(clock))
+		fail_msg("no clock object");
+	if (member_count(clock) != 2)
+		fail_msg("clock has %d members, not front and back",
+			 member_count(clock));
+	return member_number(clock, name);
+}
+
+/* Writes the board of game at now_ms and parses it. */
+static cJSON *write_board(const struct game *game, bool content,
+			  uint64_t now_ms)
+{
+	char buf[PROTOCOL_BOARD_TEXT_MAX(15)];
+	size_t len;
+	cJSON *root;
+
+	len = protocol_write_board(game, content, now_ms, buf, sizeof(buf));
+	if (!len)
+		fail_msg("the board did not fit %zu bytes", sizeof(buf));
+	expect_int(len, strlen(buf));
+	root = cJSON_ParseWithLength(buf, len);
+	if (!cJSON_IsObject(root))
+		fail_msg("not a JSON object: %s", buf);
+	return root;
+}
+
+static void encodes_a_timed_role_with_clock_and_abort_in(void **state)
+{
+	struct game game;
+	struct event ev = {
+		.type = EVENT_ROLE,
+		.role = ROLE_BACK,
+		.room_id = "0193b2c4-5e6f-8a01-9b2c-3d4e5f60718a",
+		.size = 15,
+		.rule = RULE_FREESTYLE,
+		.tc = { 300000, 5000 },
+		.opponent_name = "Ada",
+	};
+	cJSON *root;
+
+	(void)state;
+	timed_game(&game, ev.tc);
+	ev.game = &game;
+	ev.now_ms = T0 + 4000;
+	root = encode(&ev, 0);
+	expect_str(member_string(root, "tc"), "300+5");
+	expect_int(clock_of(root, "front"), 300000);
+	expect_int(clock_of(root, "back"), 300000);
+	expect_int(member_number(root, "abort_in"), FIRST_MS - 4000);
+	expect_str(member_string(cJSON_GetObjectItemCaseSensitive(root,
+								  "opponent"),
+				 "name"),
+		   "Ada");
+	cJSON_Delete(root);
+
+	/* resumed after both moved: the clocks of the moment, no abort_in */
+	timed_move(&game, ROLE_FRONT, 7, 7, T0 + 10000);
+	timed_move(&game, ROLE_BACK, 8, 8, T0 + 20000);
+	ev.now_ms = T0 + 20000 + 12000;
+	root = encode(&ev, 0);
+	expect_int(clock_of(root, "front"), 305000 - 12000);
+	expect_int(clock_of(root, "back"), 305000);
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "abort_in"));
+	cJSON_Delete(root);
+	game_release(&game);
+}
+
+static void encodes_a_timed_board_with_clock_and_abort_in(void **state)
+{
+	struct game game;
+	cJSON *root;
+
+	(void)state;
+	timed_game(&game, (struct time_control){ 60000, 2000 });
+	timed_move(&game, ROLE_FRONT, 7, 7, T0 + 5000);
+	root = write_board(&game, true, T0 + 5000);
+	expect_int(clock_of(root, "front"), 62000);
+	expect_int(clock_of(root, "back"), 60000);
+	/* back must answer within the deadline, counted from this move */
+	expect_int(member_number(root, "abort_in"), FIRST_MS);
+	expect_int(member_number(root, "moves"), 1);
+	cJSON_Delete(root);
+	root = write_board(&game, true, T0 + 5000 + 9000);
+	expect_int(member_number(root, "abort_in"), FIRST_MS - 9000);
+	expect_int(clock_of(root, "back"), 60000);
+	cJSON_Delete(root);
+
+	timed_move(&game, ROLE_BACK, 8, 8, T0 + 20000);
+	root = write_board(&game, true, T0 + 20000);
+	expect_int(clock_of(root, "front"), 62000);
+	expect_int(clock_of(root, "back"), 62000);
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "abort_in"));
+	cJSON_Delete(root);
+
+	/* front took 7 s over its second move: charged, and given 2 s */
+	timed_move(&game, ROLE_FRONT, 6, 6, T0 + 27000);
+	root = write_board(&game, false, T0 + 27000);
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "content"));
+	expect_str(member_string(root, "role"), "back");
+	expect_int(clock_of(root, "front"), 57000);
+	expect_int(clock_of(root, "back"), 62000);
+	cJSON_Delete(root);
+	/* a board written later shows back's clock run down */
+	root = write_board(&game, true, T0 + 27000 + 1500);
+	expect_int(clock_of(root, "back"), 60500);
+	expect_int(clock_of(root, "front"), 57000);
+	cJSON_Delete(root);
+	game_release(&game);
+}
+
+static void encodes_an_untimed_board_without_clock(void **state)
+{
+	struct game game;
+	cJSON *root;
+
+	(void)state;
+	game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_BACK);
+	fischer_start(&game.clock, (struct time_control){ 0, 0 }, FIRST_MS, T0);
+	root = write_board(&game, true, T0 + 1000);
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "clock"));
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "abort_in"));
+	cJSON_Delete(root);
+	assert_int_equal(game_play(&game, ROLE_FRONT, 7, 7), MOVE_OK);
+	root = write_board(&game, false, T0 + 1000);
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "clock"));
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "abort_in"));
+	expect_int(member_count(root), 4);
+	cJSON_Delete(root);
+	expect_int(protocol_abort_in(&game, T0), -1);
+	game_release(&game);
+}
+
+static void abort_in_counts_down_to_zero_and_stops_at_two_moves(void **state)
+{
+	struct game game;
+
+	(void)state;
+	timed_game(&game, (struct time_control){ 60000, 0 });
+	expect_int(protocol_abort_in(&game, T0), FIRST_MS);
+	expect_int(protocol_abort_in(&game, T0 + FIRST_MS - 1), 1);
+	expect_int(protocol_abort_in(&game, T0 + FIRST_MS), 0);
+	expect_int(protocol_abort_in(&game, T0 + FIRST_MS + 5000), 0);
+	timed_move(&game, ROLE_FRONT, 0, 0, T0 + 1000);
+	expect_int(protocol_abort_in(&game, T0 + 1000), FIRST_MS);
+	timed_move(&game, ROLE_BACK, 1, 0, T0 + 2000);
+	expect_int(protocol_abort_in(&game, T0 + 2000), -1);
+	game_release(&game);
+
+	/* a game that ended before its second move has no deadline */
+	timed_game(&game, (struct time_control){ 60000, 0 });
+	fischer_stop(&game.clock, ROLE_FRONT, T0 + 100);
+	game_halt(&game, REASON_ABORTED);
+	expect_int(protocol_abort_in(&game, T0 + 100), -1);
+	game_release(&game);
+}
+
+static void encodes_a_timed_winner_with_the_final_clock(void **state)
+{
+	struct event ev = { .type = EVENT_WINNER };
+	struct game game;
+	cJSON *root;
+
+	(void)state;
+	timed_game(&game, (struct time_control){ 60000, 2000 });
+	timed_move(&game, ROLE_FRONT, 7, 7, T0);
+	timed_move(&game, ROLE_BACK, 8, 8, T0 + 1000);
+	/* front's flag falls */
+	fischer_stop(&game.clock, ROLE_FRONT, T0 + 1000 + 62000);
+	game_lose(&game, ROLE_FRONT, REASON_TIMEOUT);
+	ev.game = &game;
+	ev.now_ms = T0 + 1000 + 62000 + 5000;
+	root = encode(&ev, 0);
+	expect_str(member_string(root, "winner"), "back");
+	expect_str(member_string(root, "reason"), "timeout");
+	expect_int(clock_of(root, "front"), 0);
+	expect_int(clock_of(root, "back"), 62000);
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "abort_in"));
+	assert_null(cJSON_GetObjectItemCaseSensitive(root, "line"));
+	expect_int(member_count(root), 4);
+	cJSON_Delete(root);
+	game_release(&game);
+}
+
+static void encodes_resign_agreement_and_aborted_winners(void **state)
+{
+	static const struct {
+		enum game_reason reason;
+		enum role loser;
+		const char *winner, *word;
+	} ends[] = {
+		{ REASON_RESIGN, ROLE_BACK, "front", "resign" },
+		{ REASON_RESIGN, ROLE_FRONT, "back", "resign" },
+		{ REASON_AGREEMENT, ROLE_NONE, "draw", "agreement" },
+		{ REASON_ABORTED, ROLE_NONE, "none", "aborted" },
+	};
+	struct event ev = { .type = EVENT_WINNER };
+	struct game game;
+	cJSON *root;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_BACK);
+		if (ends[i].loser == ROLE_NONE)
+			game_halt(&game, ends[i].reason);
+		else
+			game_lose(&game, ends[i].loser, ends[i].reason);
+		ev.game = &game;
+		root = encode(&ev, 0);
+		expect_str(member_string(root, "winner"), ends[i].winner);
+		expect_str(member_string(root, "reason"), ends[i].word);
+		/* untimed: no clock */
+		expect_int(member_count(root), 3);
+		cJSON_Delete(root);
+		game_release(&game);
+	}
+}
+
+static void encodes_offers_and_answers_of_draw_and_rematch(void **state)
+{
+	static const char *const words[OFFER_COUNT] = { "takeback", "draw",
+							"rematch" };
+	struct event offer = { .type = EVENT_OFFER, .by = ROLE_FRONT };
+	struct event answer = { .type = EVENT_ANSWER, .by = ROLE_BACK };
+	cJSON *root;
+	int what;
+
+	(void)state;
+	for (what = 0; what < OFFER_COUNT; what++) {
+		offer.what = (enum offer_what)what;
+		root = encode(&offer, 0);
+		expect_str(member_string(root, "type"), "offer");
+		expect_str(member_string(root, "what"), words[what]);
+		expect_str(member_string(root, "by"), "front");
+		expect_int(member_count(root), 3);
+		cJSON_Delete(root);
+		answer.what = (enum offer_what)what;
+		answer.accept = what != OFFER_DRAW;
+		root = encode(&answer, 0);
+		expect_str(member_string(root, "type"), "answer");
+		expect_str(member_string(root, "what"), words[what]);
+		expect_str(member_string(root, "by"), "back");
+		expect_int(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+				   root, "accept")),
+			   what != OFFER_DRAW);
+		expect_int(member_count(root), 4);
+		cJSON_Delete(root);
+	}
+}
+
+static void encodes_an_emote_with_who_and_the_word_only(void **state)
+{
+	static const char *const words[EMOTE_COUNT] = {
+		"hello", "hurry", "nice", "wow", "oops", "thanks", "gg", "smug",
+	};
+	struct event ev = {
+		.type = EVENT_EMOTE,
+		.by = ROLE_BACK,
+		.text = "ignored",
+	};
+	char expected[96];
+	size_t len;
+	char *text;
+	int emote;
+
+	(void)state;
+	for (emote = 0; emote < EMOTE_COUNT; emote++) {
+		ev.emote = (enum emote)emote;
+		ev.by = emote % 2 ? ROLE_FRONT : ROLE_BACK;
+		snprintf(expected, sizeof(expected),
+			 "{\"type\":\"emote\",\"by\":\"%s\","
+			 "\"emote\":\"%s\"}",
+			 emote % 2 ? "front" : "back", words[emote]);
+		text = protocol_encode(&ev, 0, &len);
+		expect_str(text, expected);
+		expect_int(len, strlen(expected));
+		free(text);
+	}
+	expect_str(protocol_event_name(EVENT_EMOTE), "emote");
+}
+
 static void encodes_disconnect_with_its_text(void **state)
 {
 	struct event ev = {
@@ -534,6 +867,10 @@ static void error_code_names_are_the_protocol_words(void **state)
 		"no_offer",
 		"too_soon",
 		"unavailable",
+		"bad_query",
+		"too_late",
+		"opponent_gone",
+		"bad_emote",
 	};
 	int code;
 
@@ -578,6 +915,17 @@ int main(void)
 		cmocka_unit_test(encodes_winner_by_five_with_the_line),
 		cmocka_unit_test(
 			encodes_winner_by_full_board_or_forfeit_without_line),
+		cmocka_unit_test(encodes_welcome_with_the_pool_asked_for),
+		cmocka_unit_test(encodes_a_timed_role_with_clock_and_abort_in),
+		cmocka_unit_test(encodes_a_timed_board_with_clock_and_abort_in),
+		cmocka_unit_test(encodes_an_untimed_board_without_clock),
+		cmocka_unit_test(
+			abort_in_counts_down_to_zero_and_stops_at_two_moves),
+		cmocka_unit_test(encodes_a_timed_winner_with_the_final_clock),
+		cmocka_unit_test(encodes_resign_agreement_and_aborted_winners),
+		cmocka_unit_test(
+			encodes_offers_and_answers_of_draw_and_rematch),
+		cmocka_unit_test(encodes_an_emote_with_who_and_the_word_only),
 		cmocka_unit_test(encodes_disconnect_with_its_text),
 		cmocka_unit_test(
 			encodes_error_with_code_and_message_for_every_code),

@@ -337,7 +337,22 @@ static void refuses_offers_and_answers_of_the_wrong_shape(void **state)
 {
 	(void)state;
 	expect_refused("{\"type\":\"offer\"}", ERR_BAD_OFFER);
-	expect_refused("{\"type\":\"offer\",\"what\":\"draw\"}", ERR_BAD_OFFER);
+	expect_refused("{\"type\":\"offer\",\"what\":\"resign\"}",
+		       ERR_BAD_OFFER);
+	expect_refused("{\"type\":\"offer\",\"what\":\"\"}", ERR_BAD_OFFER);
+	expect_refused("{\"type\":\"offer\",\"what\":\"Draw\"}", ERR_BAD_OFFER);
+	expect_refused("{\"type\":\"offer\",\"what\":\"rematch \"}",
+		       ERR_BAD_OFFER);
+	expect_refused("{\"type\":\"offer\",\"what\":[\"draw\"]}",
+		       ERR_BAD_OFFER);
+	expect_refused("{\"type\":\"answer\",\"what\":\"undo\","
+		       "\"accept\":true}",
+		       ERR_BAD_OFFER);
+	expect_refused("{\"type\":\"answer\",\"what\":\"draw\"}",
+		       ERR_BAD_OFFER);
+	expect_refused("{\"type\":\"answer\",\"what\":\"rematch\","
+		       "\"accept\":null}",
+		       ERR_BAD_OFFER);
 	expect_refused("{\"type\":\"offer\",\"what\":1}", ERR_BAD_OFFER);
 	expect_refused("{\"type\":\"offer\",\"what\":\"Takeback\"}",
 		       ERR_BAD_OFFER);
@@ -350,6 +365,109 @@ static void refuses_offers_and_answers_of_the_wrong_shape(void **state)
 		       "\"accept\":\"true\"}",
 		       ERR_BAD_OFFER);
 	expect_refused("{\"type\":\"answer\",\"accept\":true}", ERR_BAD_OFFER);
+}
+
+static void parses_draw_and_rematch_offers_and_answers(void **state)
+{
+	static const struct {
+		const char *word;
+		enum offer_what what;
+	} offers[] = {
+		{ "takeback", OFFER_TAKEBACK },
+		{ "draw", OFFER_DRAW },
+		{ "rematch", OFFER_REMATCH },
+	};
+	char text[128];
+	struct request req;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(offers) / sizeof(offers[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "{\"type\":\"offer\",\"what\":\"%s\"}",
+			 offers[i].word);
+		expect_code(parse(text, &req), ERR_NONE);
+		expect_int(req.type, REQUEST_OFFER);
+		expect_int(req.what, offers[i].what);
+		snprintf(text, sizeof(text),
+			 "{\"what\":\"%s\",\"accept\":true,"
+			 "\"type\":\"answer\"}",
+			 offers[i].word);
+		expect_code(parse(text, &req), ERR_NONE);
+		expect_int(req.type, REQUEST_ANSWER);
+		expect_int(req.what, offers[i].what);
+		expect_int(req.accept, true);
+		snprintf(text, sizeof(text),
+			 "{\"type\":\"answer\",\"what\":\"%s\","
+			 "\"accept\":false}",
+			 offers[i].word);
+		expect_code(parse(text, &req), ERR_NONE);
+		expect_int(req.what, offers[i].what);
+		expect_int(req.accept, false);
+		expect_str(offer_what_name(offers[i].what), offers[i].word);
+	}
+}
+
+static void parses_resign_and_abort_whatever_their_fields(void **state)
+{
+	struct request req;
+
+	(void)state;
+	expect_code(parse("{\"type\":\"resign\"}", &req), ERR_NONE);
+	expect_int(req.type, REQUEST_RESIGN);
+	expect_code(parse("{\"type\":\"abort\"}", &req), ERR_NONE);
+	expect_int(req.type, REQUEST_ABORT);
+	expect_code(parse("{\"why\":\"late\",\"type\":\"resign\"}", &req),
+		    ERR_NONE);
+	expect_int(req.type, REQUEST_RESIGN);
+	expect_code(parse("{\"type\":\"abort\",\"x\":1}", &req), ERR_NONE);
+	expect_int(req.type, REQUEST_ABORT);
+	expect_str(protocol_request_name(REQUEST_RESIGN), "resign");
+	expect_str(protocol_request_name(REQUEST_ABORT), "abort");
+	expect_str(protocol_request_name(REQUEST_EMOTE), "emote");
+}
+
+static void parses_every_emote_of_the_list(void **state)
+{
+	static const char *const words[EMOTE_COUNT] = {
+		"hello", "hurry", "nice", "wow", "oops", "thanks", "gg", "smug",
+	};
+	char text[128];
+	struct request req;
+	int i;
+
+	(void)state;
+	for (i = 0; i < EMOTE_COUNT; i++) {
+		snprintf(text, sizeof(text),
+			 "{\"type\":\"emote\",\"emote\":\"%s\"}", words[i]);
+		expect_code(parse(text, &req), ERR_NONE);
+		expect_int(req.type, REQUEST_EMOTE);
+		expect_int(req.emote, i);
+		expect_str(emote_name((enum emote)i), words[i]);
+	}
+	expect_code(parse("{\"emote\":\"smug\",\"type\":\"emote\","
+			  "\"text\":\"ignored\"}",
+			  &req),
+		    ERR_NONE);
+	expect_int(req.emote, EMOTE_SMUG);
+}
+
+static void refuses_a_missing_or_unknown_emote_as_bad_emote(void **state)
+{
+	(void)state;
+	expect_refused("{\"type\":\"emote\"}", ERR_BAD_EMOTE);
+	expect_refused("{\"type\":\"emote\",\"emote\":\"\"}", ERR_BAD_EMOTE);
+	expect_refused("{\"type\":\"emote\",\"emote\":\"hi\"}", ERR_BAD_EMOTE);
+	expect_refused("{\"type\":\"emote\",\"emote\":\"Hello\"}",
+		       ERR_BAD_EMOTE);
+	expect_refused("{\"type\":\"emote\",\"emote\":\"gg \"}", ERR_BAD_EMOTE);
+	expect_refused("{\"type\":\"emote\",\"emote\":\"you lose\"}",
+		       ERR_BAD_EMOTE);
+	expect_refused("{\"type\":\"emote\",\"emote\":1}", ERR_BAD_EMOTE);
+	expect_refused("{\"type\":\"emote\",\"emote\":null}", ERR_BAD_EMOTE);
+	expect_refused("{\"type\":\"emote\",\"emote\":[\"gg\"]}",
+		       ERR_BAD_EMOTE);
+	expect_refused("{\"type\":\"emote\",\"text\":\"gg\"}", ERR_BAD_EMOTE);
 }
 
 static void reads_exactly_len_bytes_of_text(void **state)
@@ -455,7 +573,10 @@ static void refuses_a_type_that_is_not_a_string_as_bad_type(void **state)
 static void refuses_an_unknown_type_as_bad_type(void **state)
 {
 	(void)state;
-	expect_refused("{\"type\":\"resign\"}", ERR_BAD_TYPE);
+	expect_refused("{\"type\":\"surrender\"}", ERR_BAD_TYPE);
+	expect_refused("{\"type\":\"Resign\"}", ERR_BAD_TYPE);
+	expect_refused("{\"type\":\"draw\"}", ERR_BAD_TYPE);
+	expect_refused("{\"type\":\"rematch\"}", ERR_BAD_TYPE);
 	expect_refused("{\"type\":\"\"}", ERR_BAD_TYPE);
 	expect_refused("{\"type\":\"Move\",\"x\":1,\"y\":1}", ERR_BAD_TYPE);
 	expect_refused("{\"type\":\"PING\"}", ERR_BAD_TYPE);
@@ -657,6 +778,11 @@ int main(void)
 		cmocka_unit_test(parses_a_plain_move_without_allocating),
 		cmocka_unit_test(parses_takeback_offers_answers_and_redo),
 		cmocka_unit_test(refuses_offers_and_answers_of_the_wrong_shape),
+		cmocka_unit_test(parses_draw_and_rematch_offers_and_answers),
+		cmocka_unit_test(parses_resign_and_abort_whatever_their_fields),
+		cmocka_unit_test(parses_every_emote_of_the_list),
+		cmocka_unit_test(
+			refuses_a_missing_or_unknown_emote_as_bad_emote),
 		cmocka_unit_test(reads_exactly_len_bytes_of_text),
 		cmocka_unit_test(refuses_text_that_is_not_json),
 		cmocka_unit_test(refuses_truncated_json),
