@@ -90,7 +90,9 @@ describe('a whole game in the browser', () => {
 			assert.equal(await player.text('#note'), 'Five in a row: E11 – I7');
 			assert.equal(await player.text('#rule'), 'Freestyle: five or more in a row wins.');
 			assert.equal(await player.boardData('stones'), String(GAME.length));
-			assert.equal(await player.text('#main-text'), 'Play again');
+			// Beside a rematch (protocol 2), "Play again" finds a new opponent.
+			assert.equal(await player.text('#main-text'),
+				await player.app('protocol') === '2' ? 'New opponent' : 'Play again');
 			await player.assertFits('over');
 			await player.screenshot(`${player.device}-4-over-${player === byRole.front ? 'won' : 'lost'}`);
 		}

@@ -647,7 +647,7 @@ describe('against the computer', () => {
 		state = run(state, { type: 'client/undo' }, takebackBoard([me], reply), takebackBoard([], me), { type: 'client/redo' }).state;
 		const refused = run(state, { type: 'error', code: 'nothing_to_redo', message: 'nothing to redo' });
 		assert.equal(canRedo(refused.state), false);
-		assert.deepEqual(refused.effects, [{ kind: 'toast', code: 'nothing_to_redo', message: 'nothing to redo' }]);
+		assert.deepEqual(refused.effects, [{ kind: 'toast', code: 'nothing_to_redo', message: 'nothing to redo', what: 'redo' }]);
 		const undo = run(withMoves(playingComputer('front'), [me, reply]), { type: 'client/undo' },
 			{ type: 'error', code: 'game_over', message: 'the game is over' }).state;
 		assert.equal(canUndo(undo), true);
@@ -734,7 +734,8 @@ describe('takeback offers between two players', () => {
 	it('ignores offers and answers of another kind or with bad fields', () => {
 		const state = withMoves(playing('back'), [first]);
 		for (const message of [
-			{ type: 'offer', what: 'draw', by: 'front' },
+			{ type: 'offer', what: 'undo', by: 'front' },
+			{ type: 'offer', what: 'rematch', by: 'front' }, // only after the end
 			{ type: 'offer', what: 'takeback' },
 			{ type: 'answer', what: 'takeback', accept: 'yes', by: 'front' },
 		])

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { MODE_RULES, MODES, LEVELS, gameMode, chosenMode } from '../../web/js/modes.js';
 import { LANGUAGES, hasText } from '../../web/js/text.js';
 
-const FLAGS = ['server', 'hotSeat', 'computer', 'undo', 'redo', 'offers', 'leave'];
+const FLAGS = ['server', 'hotSeat', 'computer', 'undo', 'redo', 'offers', 'leave',
+	'pools', 'resign', 'abort', 'draw', 'rematch', 'emotes'];
 const TEXT_KEYS = ['startButton', 'idleStatus', 'searchingButton', 'searchingStatus'];
 
 describe('the modes', () => {
@@ -38,12 +39,22 @@ describe('the modes', () => {
 		assert.deepEqual(allowed('leave'), ['local']);
 	});
 
+	it('ask the server for a pool, resign, abort and rematch in its games, and offer draws and emotes only between players', () => {
+		const allowed = (flag) => MODES.filter((mode) => MODE_RULES[mode][flag]);
+		assert.deepEqual(allowed('pools'), ['online', 'ai']);
+		assert.deepEqual(allowed('resign'), ['online', 'ai']);
+		assert.deepEqual(allowed('abort'), ['online', 'ai']);
+		assert.deepEqual(allowed('rematch'), ['online', 'ai']);
+		assert.deepEqual(allowed('draw'), ['online']);
+		assert.deepEqual(allowed('emotes'), ['online']);
+	});
+
 	it('give the game shown its mode\'s rules, and no game\'s buttons when none is shown', () => {
 		assert.equal(gameMode({ kind: 'ai' }), MODE_RULES.ai);
 		assert.equal(chosenMode({ mode: 'local' }), MODE_RULES.local);
 		const none = gameMode({ kind: '' });
 		assert.equal(none.server, true, 'expected a search\'s or a resume\'s socket to count');
-		for (const flag of ['hotSeat', 'computer', 'undo', 'redo', 'offers', 'leave'])
+		for (const flag of FLAGS.filter((name) => name !== 'server'))
 			assert.equal(none[flag], false, flag);
 		assert.equal(gameMode({ kind: 'toString' }), none, 'expected only the table\'s own modes');
 	});

@@ -22,10 +22,23 @@ describe('text', () => {
 
 	it('has a text of its own for every error a player can cause by playing, takebacks and modes included', () => {
 		const codes = ['not_your_turn', 'occupied', 'out_of_range', 'game_over', 'not_in_game', 'bad_name',
-			'bad_mode', 'bad_offer', 'nothing_to_undo', 'nothing_to_redo', 'offer_pending', 'no_offer', 'too_soon', 'unavailable'];
+			'bad_mode', 'bad_offer', 'nothing_to_undo', 'nothing_to_redo', 'offer_pending', 'no_offer', 'too_soon', 'unavailable',
+			'too_late', 'opponent_gone', 'bad_emote', 'bad_query'];
 		for (const code of codes)
 			for (const lang of LANGUAGES)
 				assert.ok(hasText(lang, `error.${code}`), `expected a ${lang} text for error ${code}`);
+	});
+
+	it('tells a too_soon after each kind of request in its own words, in both languages', () => {
+		for (const what of ['takeback', 'draw', 'rematch', 'emote'])
+			for (const lang of LANGUAGES)
+				assert.ok(hasText(lang, `error.too_soon.${what}`), `expected a ${lang} text for too_soon after a ${what}`);
+	});
+
+	it('names the new buttons of protocol 2 in both languages', () => {
+		const keys = ['button.resign', 'button.abort', 'button.draw', 'button.rematch', 'button.new_opponent'];
+		assert.deepEqual(keys.map((key) => text('en', key)), ['Resign', 'Abort', 'Offer draw', 'Rematch', 'New opponent']);
+		assert.deepEqual(keys.map((key) => text('zh', key)), ['认输', '中止', '提和', '再战', '换个对手']);
 	});
 
 	it('names the modes and levels in both languages', () => {

@@ -23,16 +23,28 @@
 //                                 remember (sessionStorage) the game in
 //                                 progress, for a reload
 //   {kind: 'new-uid'}             this tab's uid now belongs to another tab
-//   {kind: 'sound', name}         stone, undo, turn, win, loss, left
+//   {kind: 'sound', name}         stone, undo, turn, win, loss, left, emote
 //   {kind: 'toast', key, params}  a short message over the board (a text
-//   {kind: 'toast', code, message}  key, or a request the server refused)
+//   {kind: 'toast', code, message, what}  key, or a request the server
+//                                 refused; what: the request, when known)
 //
-// Over 600 lines: one case per server message and per page action, which
+// Protocol 2 (core/PROTOCOL.md 10) adds the clocks (kept as the server's
+// figures and the time they arrived; clock.js counts them down), resign,
+// abort, draw and rematch offers (offered and answered like takebacks,
+// state.offerWhat says which), a rematch's fresh role in the same socket,
+// and emotes (the bubbles keep the time they came; emotes.js shows them).
+//
+// Over 800 lines: one case per server message and per page action, which
 // must be read together to see every way the state changes.
 
 import { retryDelay } from './protocol.js';
-import { ROLES, emptyCells, canPlace, canUndo, canRedo, canAnswer } from './state.js';
+import {
+	ROLES, emptyCells, canPlace, canUndo, canRedo, canAnswer, canAbort, canResign, canOfferDraw, canRematch, canEmote,
+} from './state.js';
 import { MODES, LEVELS, gameMode, chosenMode } from './modes.js';
+import { choosePool } from './pool.js';
+import { clockOf, clockAt, runningSide } from './clock.js';
+import { isEmote } from './emotes.js';
 import {
 	newLocalGame, playLocal, undoLocal, redoLocal, lastLocalMove,
 } from './local.js';
@@ -50,20 +62,48 @@ function freshGameFields() {
 		history: [],
 		takenBack: [],
 		offer: null,
+		offerWhat: null,
 		answer: null,
 		asking: false,
+		asked: '',
+		confirm: null,
+		tc: 'none',
+		clock: null,
+		abortAt: null,
+		bubbles: { me: null, opponent: null },
 		local: null,
 	};
 }
 
+/** What an offer or answer may be about. */
+const OFFERS = ['takeback', 'draw', 'rematch'];
+
+/**
+ * The clock fields of a role or board that arrived at now: its figures
+ * (when timed) and the first-move deadline (abort_in, while the opening
+ * lasts), each kept as it was when the message has none.
+ */
+function clockFields(state, message, now) {
+	const fields = {};
+	const clock = clockOf(message.clock, now);
+	if (clock)
+		fields.clock = clock;
+	if (Number.isFinite(message.abort_in))
+		fields.abortAt = now + Math.max(0, message.abort_in);
+	else if (Number.isInteger(message.moves) && message.moves >= 2)
+		fields.abortAt = null;
+	return fields;
+}
+
 /** The state of a fresh game in room, with the board cleared. */
-function newGame(state, { role, room, size, opponent, synced, ai, level }) {
+function newGame(state, { role, room, size, opponent, synced, ai, level, tc }) {
 	return {
 		...state,
 		...freshGameFields(),
 		phase: 'playing',
 		kind: ai ? 'ai' : 'online', // the server's games: its engine or another player
 		opponentLevel: ai ? level : '',
+		tc,
 		role,
 		room,
 		size,
@@ -201,6 +241,7 @@ function onWelcome(state, message) {
 		size,
 		rule: typeof message.rule === 'string' ? message.rule : state.rule,
 		version: typeof message.version === 'string' ? message.version : state.version,
+		protocol: Number.isInteger(message.protocol) ? message.protocol : 1,
 	};
 	if (size !== state.size)
 		next.cells = emptyCells(size);
@@ -219,7 +260,7 @@ function onWaiting(state) {
 	};
 }
 
-function onRole(state, message) {
+function onRole(state, message, now) {
 	if (!ROLES.includes(message.role) || typeof message.room !== 'string')
 		return { state, effects: [] };
 	// The opponent is a player ({name}, the name optional) or the
@@ -232,7 +273,9 @@ function onRole(state, message) {
 		opponent: nameOf(message.opponent),
 		ai: Boolean(message.opponent && message.opponent.ai === true),
 		level: message.opponent && LEVELS.includes(message.opponent.level) ? message.opponent.level : '',
+		tc: typeof message.tc === 'string' ? message.tc : 'none',
 	};
+	const rule = typeof message.rule === 'string' ? message.rule : state.rule;
 	if (state.phase === 'resuming') {
 		if (!state.resume || message.room !== state.resume.room)
 			return {
@@ -243,16 +286,25 @@ function onRole(state, message) {
 		// (when the game ended) follow; until the pong that answers this
 		// ping, the board is not live.
 		return {
-			state: newGame(state, { ...game, synced: false }),
+			state: { ...newGame(state, { ...game, synced: false }), rule, ...clockFields(state, message, now) },
 			effects: [{ kind: 'send', message: { type: 'ping' } }],
 		};
 	}
-	if (state.phase !== 'searching')
+	// A match, or after a game's end, on the same socket, a rematch's new
+	// room (the sides swapped).
+	const rematch = state.phase === 'over' && state.link === 'open' && Boolean(state.room) && message.room !== state.room;
+	if (state.phase !== 'searching' && !rematch)
 		return { state, effects: [] };
 	const effects = [{ kind: 'save-game', room: game.room, role: game.role }];
 	if (game.role === 'front')
 		effects.push({ kind: 'sound', name: 'turn' });
-	return { state: newGame(state, { ...game, synced: true }), effects };
+	const next = { ...newGame(state, { ...game, synced: true }), rule, ...clockFields(state, message, now) };
+	if (rematch) {
+		// The bubbles of the game before stay until they fade.
+		next.bubbles = state.bubbles;
+		effects.push({ kind: 'toast', key: 'toast.rematch' });
+	}
+	return { state: next, effects };
 }
 
 function validMove(move, size) {
@@ -302,7 +354,7 @@ function continues(before, cells, move, size) {
 	return before[index] === '' && cells.every((cell, i) => (i === index ? cell === move.role : cell === before[i]));
 }
 
-function onBoard(state, message) {
+function onBoard(state, message, now) {
 	if (!gameMode(state).server || state.phase !== 'playing' || state.winner)
 		return { state, effects: [] };
 	const cells = cellsOf(state, message);
@@ -328,6 +380,7 @@ function onBoard(state, message) {
 				takenBack: [...state.takenBack, undo],
 				pending: false,
 				asking: false,
+				...clockFields(state, message, now),
 			},
 			effects: state.synced ? [{ kind: 'sound', name: 'undo' }] : [],
 		};
@@ -355,6 +408,7 @@ function onBoard(state, message) {
 		answer: null,
 		pending: false,
 		asking: false,
+		...clockFields(state, message, now),
 	};
 	const effects = [];
 	if (state.synced) {
@@ -366,34 +420,55 @@ function onBoard(state, message) {
 }
 
 /**
- * A takeback offer (online games): by the player ('sent') or by the
- * opponent ('received', who is then asked to accept or decline).
+ * True when an offer or answer about what fits the game shown: a
+ * takeback (games with offers) or a draw while it goes on, a rematch
+ * after its end.
+ */
+function offerFits(state, what) {
+	if (!gameMode(state).server || !state.role)
+		return false;
+	if (what === 'rematch')
+		return state.phase === 'over' && Boolean(state.winner);
+	if (state.phase !== 'playing' || state.winner)
+		return false;
+	return what === 'draw' || gameMode(state).offers;
+}
+
+/**
+ * An offer (a takeback, a draw, a rematch): by the player ('sent') or by
+ * the opponent ('received', who is then asked to accept or decline).
  */
 function onOffer(state, message) {
-	if (!gameMode(state).offers || state.phase !== 'playing' || state.winner ||
-	    message.what !== 'takeback' || !ROLES.includes(message.by))
+	if (!OFFERS.includes(message.what) || !ROLES.includes(message.by) || !offerFits(state, message.what))
 		return { state, effects: [] };
 	const mine = message.by === state.role;
 	return {
-		state: { ...state, offer: mine ? 'sent' : 'received', answer: null, asking: false },
+		state: { ...state, offer: mine ? 'sent' : 'received', offerWhat: message.what, answer: null, asking: false },
 		effects: mine || !state.synced ? [] : [{ kind: 'sound', name: 'turn' }],
 	};
 }
 
 /**
- * The answer to a takeback offer (online games): by the side that was
- * asked. The takeback's boards follow an accepted one.
+ * The answer to an offer: by the side that was asked (also when a move,
+ * a leave or the game's end declined it). The takeback's boards follow an
+ * accepted takeback, winner an accepted draw, role an accepted rematch.
  */
 function onAnswer(state, message) {
-	if (!gameMode(state).offers || state.phase !== 'playing' ||
-	    message.what !== 'takeback' || typeof message.accept !== 'boolean' || !ROLES.includes(message.by))
+	if (!OFFERS.includes(message.what) || typeof message.accept !== 'boolean' || !ROLES.includes(message.by) ||
+	    !offerFits(state, message.what))
 		return { state, effects: [] };
 	const by = message.by === state.role ? 'me' : 'opponent';
 	const effects = [];
 	if (by === 'opponent' && state.synced)
-		effects.push({ kind: 'toast', key: message.accept ? 'toast.takeback.accepted' : 'toast.takeback.declined' });
+		effects.push({ kind: 'toast', key: `toast.${message.what}.${message.accept ? 'accepted' : 'declined'}` });
 	return {
-		state: { ...state, offer: null, answer: { accept: message.accept, by }, asking: false },
+		state: {
+			...state,
+			offer: null,
+			offerWhat: null,
+			answer: { accept: message.accept, by, what: message.what },
+			asking: false,
+		},
 		effects,
 	};
 }
@@ -446,10 +521,7 @@ function onUndo(state) {
 		return { state, effects: [] };
 	if (!gameMode(state).server)
 		return { state: showLocal(state, undoLocal(state.local)), effects: [{ kind: 'sound', name: 'undo' }] };
-	return {
-		state: { ...state, asking: true, answer: null },
-		effects: [{ kind: 'send', message: { type: 'offer', what: 'takeback' } }],
-	};
+	return ask({ ...state, answer: null }, 'takeback', { type: 'offer', what: 'takeback' });
 }
 
 function onRedo(state) {
@@ -459,34 +531,109 @@ function onRedo(state) {
 		const local = redoLocal(state.local);
 		return { state: showLocal(state, local), effects: localSounds(local) };
 	}
+	return ask(state, 'redo', { type: 'redo' });
+}
+
+/**
+ * The prompt's two buttons: the answer to the question pending, the
+ * page's own (Resign? yes or no) before the opponent's offer.
+ */
+function onAnswerOffer(state, accept) {
+	if (typeof accept !== 'boolean')
+		return { state, effects: [] };
+	if (state.confirm === 'resign') {
+		if (!accept)
+			return { state: { ...state, confirm: null }, effects: [] };
+		return ask({ ...state, confirm: null }, 'resign', { type: 'resign' });
+	}
+	if (!canAnswer(state))
+		return { state, effects: [] };
+	return ask(state, state.offerWhat, { type: 'answer', what: state.offerWhat, accept });
+}
+
+/** Sends message, a request about what, and waits for its answer. */
+function ask(state, what, message) {
 	return {
-		state: { ...state, asking: true },
-		effects: [{ kind: 'send', message: { type: 'redo' } }],
+		state: { ...state, asking: true, asked: what },
+		effects: [{ kind: 'send', message }],
 	};
 }
 
-function onAnswerOffer(state, accept) {
-	if (!canAnswer(state) || typeof accept !== 'boolean')
+/** Resign: asks the player first (the prompt), then resigns on yes. */
+function onResign(state) {
+	if (!canResign(state))
+		return { state, effects: [] };
+	return { state: { ...state, confirm: 'resign' }, effects: [] };
+}
+
+function onAbort(state) {
+	if (!canAbort(state))
+		return { state, effects: [] };
+	return ask(state, 'abort', { type: 'abort' });
+}
+
+function onOfferDraw(state) {
+	if (!canOfferDraw(state))
+		return { state, effects: [] };
+	return ask({ ...state, answer: null }, 'draw', { type: 'offer', what: 'draw' });
+}
+
+function onRematch(state) {
+	if (!canRematch(state))
+		return { state, effects: [] };
+	return ask({ ...state, answer: null }, 'rematch', { type: 'offer', what: 'rematch' });
+}
+
+/**
+ * An emote of the player's: sent, and its bubble shown at once (the
+ * server sends nothing back). Refused within 3 s of the last one.
+ */
+function onSendEmote(state, emote, now) {
+	if (!isEmote(emote) || !canEmote(state, now))
 		return { state, effects: [] };
 	return {
-		state: { ...state, asking: true },
-		effects: [{ kind: 'send', message: { type: 'answer', what: 'takeback', accept } }],
+		state: { ...state, emoteAt: now, bubbles: { ...state.bubbles, me: { emote, at: now } } },
+		effects: [{ kind: 'send', message: { type: 'emote', emote } }],
 	};
 }
 
-function onWinner(state, message) {
+/** The opponent's emote: a bubble by its card, unless the player muted them. */
+function onEmote(state, message, now) {
+	if (!state.role || !['playing', 'over'].includes(state.phase) || !isEmote(message.emote) ||
+	    message.by === state.role || state.emotesMuted)
+		return { state, effects: [] };
+	return {
+		state: { ...state, bubbles: { ...state.bubbles, opponent: { emote: message.emote, at: now } } },
+		effects: state.synced ? [{ kind: 'sound', name: 'emote' }] : [],
+	};
+}
+
+/** The outcome of a winner for role: win, loss, draw, or aborted (winner none: the game does not count). */
+function outcomeOf(winner, role) {
+	if (winner === 'none')
+		return 'aborted';
+	if (winner === 'draw')
+		return 'draw';
+	return winner === role ? 'win' : 'loss';
+}
+
+function onWinner(state, message, now) {
 	if (state.phase !== 'playing' || state.winner)
 		return { state, effects: [] };
-	const winner = ['front', 'back', 'draw'].includes(message.winner) ? message.winner : 'draw';
+	const winner = ['front', 'back', 'draw', 'none'].includes(message.winner) ? message.winner : 'draw';
 	const line = Array.isArray(message.line)
 		? message.line.filter((cell) => validMove(cell, state.size)).map(({ x, y }) => ({ x, y }))
 		: [];
-	const outcome = winner === 'draw' ? 'draw' : winner === state.role ? 'win' : 'loss';
+	const outcome = outcomeOf(winner, state.role);
 	const effects = [{ kind: 'forget-game' }];
 	// A forfeit win is told by the opponent-left sound of the disconnect
-	// that follows.
-	if (!(message.reason === 'forfeit' && outcome === 'win'))
+	// that follows; an aborted game by nothing.
+	if (!(message.reason === 'forfeit' && outcome === 'win') && outcome !== 'aborted')
 		effects.push({ kind: 'sound', name: outcome === 'win' ? 'win' : 'loss' });
+	// The final figures; without them, the clocks stop where they were.
+	let clock = clockOf(message.clock, now);
+	if (!clock && state.clock)
+		clock = { ...clockAt(state.clock, runningSide(state.toMove, state.moves, true), now), at: now };
 	return {
 		state: {
 			...state,
@@ -494,7 +641,13 @@ function onWinner(state, message) {
 			winner: { winner, reason: typeof message.reason === 'string' ? message.reason : '', line },
 			outcome,
 			pending: false,
+			asking: false,
+			confirm: null,
+			offer: null, // the server lets any offer lapse at the end
+			offerWhat: null,
 			awayUntil: null,
+			abortAt: null,
+			clock,
 			synced: true,
 		},
 		effects,
@@ -506,7 +659,9 @@ function onDisconnect(state) {
 		return { state, effects: [] };
 	if (state.opponentLeft || !state.room)
 		return { state, effects: [] };
-	const next = { ...state, opponentLeft: true, awayUntil: null, pending: false };
+	const next = {
+		...state, opponentLeft: true, awayUntil: null, pending: false, offer: null, offerWhat: null, confirm: null,
+	};
 	const effects = [{ kind: 'sound', name: 'left' }];
 	if (state.phase === 'playing') {
 		next.phase = 'over';
@@ -520,14 +675,21 @@ function onDisconnect(state) {
 function onError(state, message) {
 	const code = typeof message.code === 'string' ? message.code : '';
 	const text = typeof message.message === 'string' ? message.message : code;
-	const next = { ...state, pending: false, asking: false };
+	const next = { ...state, pending: false, asking: false, asked: '' };
 	if (code === 'bad_name' || code === 'bad_uid' || code === 'bad_mode')
 		next.refusal = text;
 	if (code === 'nothing_to_redo')
 		next.takenBack = []; // the server has nothing (more) to redo
-	if (code === 'no_offer' && state.offer === 'received')
+	if (code === 'no_offer' && state.offer === 'received') {
 		next.offer = null; // the offer went away (a move or a leave declined it)
-	return { state: next, effects: [{ kind: 'toast', code, message: text }] };
+		next.offerWhat = null;
+	}
+	if (code === 'opponent_gone')
+		next.opponentLeft = true; // no rematch with a player who left
+	const toast = { kind: 'toast', code, message: text };
+	if (state.asked)
+		toast.what = state.asked;
+	return { state: next, effects: [toast] };
 }
 
 function onPong(state) {
@@ -596,9 +758,30 @@ export function reduce(state, action, now = 0) {
 		return onRedo(state);
 	case 'client/answer':
 		return onAnswerOffer(state, action.accept);
+	case 'client/resign':
+		return onResign(state);
+	case 'client/abort':
+		return onAbort(state);
+	case 'client/draw':
+		return onOfferDraw(state);
+	case 'client/rematch':
+		return onRematch(state);
+	case 'client/emote':
+		return onSendEmote(state, action.emote, now);
+	case 'client/mute-emotes':
+		// Hides the opponent's emotes from now on, and the one shown.
+		return {
+			state: {
+				...state,
+				emotesMuted: Boolean(action.muted),
+				bubbles: action.muted ? { ...state.bubbles, opponent: null } : state.bubbles,
+			},
+			effects: [],
+		};
 	case 'client/choose':
-		// The start screen's choice of mode and level; kept for the next
-		// game, and not changed while one is being found or played.
+		// The start screen's choice of mode, level and pool (any of size,
+		// rule, tc); kept for the next game, and not changed while one is
+		// being found or played.
 		if (state.phase !== 'idle' && state.phase !== 'over')
 			return { state, effects: [] };
 		return {
@@ -606,6 +789,11 @@ export function reduce(state, action, now = 0) {
 				...state,
 				mode: MODES.includes(action.mode) ? action.mode : state.mode,
 				level: LEVELS.includes(action.level) ? action.level : state.level,
+				pool: choosePool({
+					size: action.size ?? state.pool.size,
+					rule: action.rule ?? state.pool.rule,
+					tc: action.tc ?? state.pool.tc,
+				}),
 			},
 			effects: [],
 		};
@@ -618,13 +806,13 @@ export function reduce(state, action, now = 0) {
 	case 'waiting':
 		return onWaiting(state);
 	case 'role':
-		return onRole(state, action);
+		return onRole(state, action, now);
 	case 'board':
-		return onBoard(state, action);
+		return onBoard(state, action, now);
 	case 'winner':
 		if (!gameMode(state).server)
 			return { state, effects: [] };
-		return onWinner(state, action);
+		return onWinner(state, action, now);
 	case 'offer':
 		return onOffer(state, action);
 	case 'answer':
@@ -635,6 +823,8 @@ export function reduce(state, action, now = 0) {
 		return onError(state, action);
 	case 'pong':
 		return onPong(state);
+	case 'emote':
+		return onEmote(state, action, now);
 	case 'opponent_away': {
 		if (state.phase !== 'playing' || !gameMode(state).server)
 			return { state, effects: [] };

@@ -7,18 +7,27 @@
 //
 // What the page exposes for tests, and for nothing else, is read-only:
 // data-* attributes on #app (state, role, turn, result, link, live, lang,
-// muted, mode, level, kind, offer) and on the board canvas (size, moves,
-// stones, board, last, line), plus the text of the status line, the toast
-// and the player cards.
+// muted, mode, level, kind, offer, offer-what, confirm, reason, tc,
+// protocol) and on the board canvas (size, moves, stones, board, last,
+// line), on the player cards (turn, timed, low, flag, emote) and their
+// clocks, plus the text of the status line, the toast and the cards.
+//
+// What counts down (the clocks, the first-move deadline, the opponent's
+// reconnect grace, the bubbles, the emote bar's pause) is redrawn by a
+// timer while anything does, without redrawing the board.
 
 import { boardGeometry, pointToCell, fitBoardSide, isCursorKey, moveCursor } from './layout.js';
 import { reduce } from './game.js';
 import { initialState, canPlace } from './state.js';
 import {
 	statusOf, noteOf, controlsOf, playersOf, ruleTextOf, toastTextOf, boardPictureOf, pageDataOf, boardDataOf,
+	poolChoicesOf, emotesOf, clocksOf,
 } from './view.js';
 import { Connection } from './connection.js';
 import { UID_PATTERN, newUid, cleanName, socketUrl } from './protocol.js';
+import { chosenMode } from './modes.js';
+import { EMOTES, BUBBLE_MS, emoteReadyAt } from './emotes.js';
+import { tickDue } from './clock.js';
 import { createBoardRenderer } from './render.js';
 import { createSound } from './sound.js';
 import { LANGUAGES, text, pickLanguage, otherLanguage } from './text.js';
@@ -31,7 +40,12 @@ const KEYS = {
 	lang: 'gomoku.lang', // localStorage: 'en' or 'zh' once toggled
 	mode: 'gomoku.mode', // localStorage: the last mode chosen (online, ai, local)
 	level: 'gomoku.level', // localStorage: the last computer level chosen
+	size: 'gomoku.size', // localStorage: the board size of the pool chosen
+	rule: 'gomoku.rule', // localStorage: the rule of the pool chosen
+	tc: 'gomoku.tc', // localStorage: the time control of the pool chosen (wire form)
+	emotesMuted: 'gomoku.emotes-muted', // localStorage: '1' when the opponent's emotes are hidden
 };
+const LIVE_MS = 100; // how often what counts down is redrawn
 const TOAST_MS = 2600;
 
 /** Storage that may be missing or refuse (private modes): never throws. */
@@ -101,31 +115,62 @@ const el = {
 	undo: $('undo'),
 	redo: $('redo'),
 	prompt: $('prompt'),
+	promptText: $('prompt-text'),
 	accept: $('accept'),
 	decline: $('decline'),
+	pool: $('pool'),
+	poolSize: $('pool-size'),
+	poolRule: $('pool-rule'),
+	poolTc: $('pool-tc'),
+	rematch: $('rematch'),
+	draw: $('draw'),
+	resign: $('resign'),
+	resignText: $('resign-text'),
+	emotes: $('emotes'),
+	emoteMute: $('emote-mute'),
+	emoteButtons: [],
 };
+
+// The emote bar's buttons, one per word of the table (emotes.js), before
+// the switch that hides the opponent's.
+for (const emote of EMOTES) {
+	const button = document.createElement('button');
+	button.type = 'button';
+	button.className = 'emote';
+	button.dataset.emote = emote;
+	el.emotes.insertBefore(button, el.emoteMute);
+	el.emoteButtons.push(button);
+}
 
 let lang = LANGUAGES.includes(stored('localStorage', KEYS.lang))
 	? stored('localStorage', KEYS.lang)
 	: pickLanguage(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
-// The mode and level chosen last time; the reducer ignores values it
-// does not know.
-let state = reduce(initialState(), {
+// The mode, level and pool chosen last time, and the emote switch; the
+// reducer ignores values it does not know.
+let state = reduce(reduce(initialState(), {
 	type: 'client/choose',
 	mode: stored('localStorage', KEYS.mode),
 	level: stored('localStorage', KEYS.level),
-}).state;
+	size: stored('localStorage', KEYS.size),
+	rule: stored('localStorage', KEYS.rule),
+	tc: stored('localStorage', KEYS.tc),
+}).state, { type: 'client/mute-emotes', muted: stored('localStorage', KEYS.emotesMuted) === '1' }).state;
 let hover = null; // the intersection under the mouse, or null
 let cursor = null; // the keyboard cursor, or null until an arrow key
 let keyboardMode = false; // the cursor, not the mouse, drives the preview
 let retryTimer = null;
 let toastTimer = null;
-let awayTimer = null;
+let liveTimer = null; // redraws what counts down (see renderLive)
+let myClockMs = null; // this player's running clock at the last redraw, for the ticks
 
 const sound = createSound({ muted: stored('localStorage', KEYS.muted) === '1' });
 const renderer = createBoardRenderer(el.board);
 const connection = new Connection({
-	url: () => socketUrl(location, tabUid(), cleanName(el.name.value), { mode: state.mode, level: state.level }),
+	url: () => socketUrl(location, tabUid(), cleanName(el.name.value), {
+		mode: state.mode,
+		level: state.level,
+		pool: chosenMode(state).pools ? state.pool : null,
+	}),
 	onMessage: (message) => dispatch(message),
 	onClose: ({ code, reason }) => dispatch({ type: 'client/closed', code, reason }),
 });
@@ -232,6 +277,32 @@ function applyLanguage() {
 	el.name.placeholder = text(lang, 'name.placeholder');
 	$('mode').setAttribute('aria-label', text(lang, 'mode.label'));
 	el.levelGroup.setAttribute('aria-label', text(lang, 'level.label'));
+	el.pool.setAttribute('aria-label', text(lang, 'pool.label'));
+	el.poolSize.setAttribute('aria-label', text(lang, 'pool.size.label'));
+	el.poolRule.setAttribute('aria-label', text(lang, 'pool.rule.label'));
+	el.poolTc.setAttribute('aria-label', text(lang, 'pool.tc.label'));
+	el.emotes.setAttribute('aria-label', text(lang, 'emote.label'));
+	for (const button of el.emoteButtons) {
+		button.textContent = text(lang, `emote.${button.dataset.emote}`);
+		button.title = text(lang, `bubble.${button.dataset.emote}`);
+	}
+}
+
+/** Fills select with the choices ({value, label}) and selects chosen; rebuilt only when they change. */
+function fillSelect(select, choices, chosen) {
+	const wanted = choices.map(({ value, label }) => `${value}\t${label}`).join('\n');
+	if (select.dataset.choices !== wanted) {
+		select.replaceChildren(...choices.map(({ value, label }) => new Option(label, value)));
+		select.dataset.choices = wanted;
+	}
+	select.value = chosen;
+}
+
+function renderPool() {
+	const choices = poolChoicesOf(state, lang);
+	fillSelect(el.poolSize, choices.sizes, choices.chosen.size);
+	fillSelect(el.poolRule, choices.rules, choices.chosen.rule);
+	fillSelect(el.poolTc, choices.tcs, choices.chosen.tc);
 }
 
 /** Puts a text key and its parameters (statusOf, noteOf) in the page's language. */
@@ -239,7 +310,7 @@ function say(entry) {
 	return entry ? text(lang, entry.key, entry.params) : '';
 }
 
-/** One player's card from playersOf. */
+/** One player's card from playersOf: name, colour, clock, bubble. */
 function renderPlayer(node, player) {
 	const nameNode = node.querySelector('.name');
 	nameNode.textContent = player.name;
@@ -248,12 +319,77 @@ function renderPlayer(node, player) {
 	node.querySelector('.stone').dataset.role = player.role;
 	for (const flag of ['turn', 'searching', 'left', 'away', 'ai'])
 		node.dataset[flag] = String(player[flag]);
+	node.dataset.timed = String(player.clock !== '');
+	node.dataset.emote = player.emote;
+	const clock = node.querySelector('.clock');
+	clock.hidden = player.clock === '';
+	clock.textContent = player.clock;
+	for (const flag of ['low', 'running', 'flag'])
+		clock.dataset[flag] = String(player[flag]);
+	const bubble = node.querySelector('.bubble');
+	bubble.hidden = player.bubble === '';
+	bubble.textContent = player.bubble;
 }
 
-function renderPlayers() {
-	const players = playersOf(state, lang, cleanName(el.name.value));
+function renderPlayers(now = Date.now()) {
+	const players = playersOf(state, lang, cleanName(el.name.value), now);
 	renderPlayer(el.me, players.me);
 	renderPlayer(el.opponent, players.opponent);
+}
+
+/** The emote bar at now: there or not, working or pausing, the switch. */
+function renderEmotes(now) {
+	const emotes = emotesOf(state, now);
+	el.emotes.hidden = emotes.hidden;
+	for (const button of el.emoteButtons)
+		button.disabled = emotes.disabled;
+	el.emoteMute.setAttribute('aria-pressed', String(emotes.muted));
+	el.emoteMute.setAttribute('aria-label', text(lang, emotes.muted ? 'emote.unmute' : 'emote.mute'));
+	el.emoteMute.title = el.emoteMute.getAttribute('aria-label');
+}
+
+/**
+ * True while something on the page counts down at now: a clock runs, a
+ * first-move deadline or the opponent's grace is shown, a bubble shows,
+ * the emote bar pauses.
+ */
+function counting(now) {
+	const clocks = clocksOf(state, now);
+	const bubbles = state.bubbles;
+	return Boolean(clocks && (clocks.front.running || clocks.back.running)) ||
+		(state.abortAt !== null && state.phase === 'playing') ||
+		state.awayUntil !== null ||
+		[bubbles.me, bubbles.opponent].some((bubble) => bubble && now - bubble.at < BUBBLE_MS) ||
+		now < emoteReadyAt(state.emoteAt);
+}
+
+/**
+ * Redraws what counts down (the cards with their clocks and bubbles, the
+ * note, the emote bar), ticks in this player's last seconds, and keeps
+ * its timer going while anything counts.
+ */
+function renderLive() {
+	const now = Date.now();
+	renderPlayers(now);
+	el.note.textContent = say(noteOf(state, now));
+	renderEmotes(now);
+
+	const clocks = state.role ? clocksOf(state, now) : null;
+	const mine = clocks && clocks[state.role];
+	if (mine && mine.running) {
+		if (myClockMs !== null && tickDue(myClockMs, mine.ms))
+			sound.play('tick');
+		myClockMs = mine.ms;
+	} else {
+		myClockMs = null;
+	}
+
+	if (counting(now) && !liveTimer)
+		liveTimer = setInterval(renderLive, LIVE_MS);
+	else if (!counting(now) && liveTimer) {
+		clearInterval(liveTimer);
+		liveTimer = null;
+	}
 }
 
 /** The controls from controlsOf, and the mode and level chosen. */
@@ -272,13 +408,29 @@ function renderControls() {
 	for (const button of el.levelButtons)
 		button.setAttribute('aria-pressed', String(button.dataset.level === state.level));
 
+	el.pool.hidden = controls.pool.hidden;
+	renderPool();
+	el.rematch.hidden = controls.rematch.hidden;
+	el.rematch.disabled = controls.rematch.disabled;
+	el.rematch.textContent = text(lang, controls.rematch.key);
+
 	el.tools.hidden = controls.tools.hidden;
 	el.undo.hidden = controls.undo.hidden;
 	el.redo.hidden = controls.redo.hidden;
 	el.undo.disabled = controls.undo.disabled;
 	el.redo.disabled = controls.redo.disabled;
+	el.draw.hidden = controls.draw.hidden;
+	el.draw.disabled = controls.draw.disabled;
+	el.resign.hidden = controls.resign.hidden;
+	el.resign.disabled = controls.resign.disabled;
+	el.resign.dataset.action = controls.resign.action;
+	el.resignText.textContent = text(lang, controls.resign.key);
 
 	el.prompt.hidden = controls.prompt.hidden;
+	el.prompt.dataset.prompt = controls.prompt.hidden ? '' : controls.prompt.key;
+	el.promptText.textContent = text(lang, controls.prompt.key);
+	el.accept.textContent = text(lang, controls.prompt.accept);
+	el.decline.textContent = text(lang, controls.prompt.decline);
 	el.accept.disabled = controls.prompt.disabled;
 	el.decline.disabled = controls.prompt.disabled;
 
@@ -289,25 +441,16 @@ function renderControls() {
 function render() {
 	Object.assign(el.app.dataset, pageDataOf(state), { lang, muted: String(sound.muted) });
 	el.status.textContent = say(statusOf(state));
-	el.note.textContent = say(noteOf(state, Date.now()));
 	el.rule.textContent = ruleTextOf(state, lang);
 	el.mute.setAttribute('aria-pressed', String(sound.muted));
 	el.mute.setAttribute('aria-label', text(lang, sound.muted ? 'mute.off' : 'mute.on'));
 	el.mute.title = el.mute.getAttribute('aria-label');
-	renderPlayers();
 	renderControls();
+	renderLive();
 
 	Object.assign(el.board.dataset, boardDataOf(state));
 	el.board.setAttribute('aria-label', text(lang, 'board.label', { size: state.size }));
 	drawBoard();
-
-	// The opponent's reconnect countdown ticks while it is shown.
-	if (state.awayUntil !== null && !awayTimer)
-		awayTimer = setInterval(render, 250);
-	else if (state.awayUntil === null && awayTimer) {
-		clearInterval(awayTimer);
-		awayTimer = null;
-	}
 }
 
 // ---- input ----
@@ -374,6 +517,26 @@ el.undo.addEventListener('click', () => dispatch({ type: 'client/undo' }));
 el.redo.addEventListener('click', () => dispatch({ type: 'client/redo' }));
 el.accept.addEventListener('click', () => dispatch({ type: 'client/answer', accept: true }));
 el.decline.addEventListener('click', () => dispatch({ type: 'client/answer', accept: false }));
+el.rematch.addEventListener('click', () => dispatch({ type: 'client/rematch' }));
+el.draw.addEventListener('click', () => dispatch({ type: 'client/draw' }));
+// Abort in the opening, Resign (asked first) after it.
+el.resign.addEventListener('click', () =>
+	dispatch({ type: el.resign.dataset.action === 'abort' ? 'client/abort' : 'client/resign' }));
+
+for (const button of el.emoteButtons)
+	button.addEventListener('click', () => dispatch({ type: 'client/emote', emote: button.dataset.emote }));
+
+el.emoteMute.addEventListener('click', () => {
+	dispatch({ type: 'client/mute-emotes', muted: !state.emotesMuted });
+	store('localStorage', KEYS.emotesMuted, state.emotesMuted ? '1' : null);
+});
+
+for (const [select, field] of [[el.poolSize, 'size'], [el.poolRule, 'rule'], [el.poolTc, 'tc']]) {
+	select.addEventListener('change', () => {
+		dispatch({ type: 'client/choose', [field]: select.value });
+		store('localStorage', KEYS[field], String(state.pool[field]));
+	});
+}
 
 for (const button of el.modeButtons) {
 	button.addEventListener('click', () => {

@@ -24,6 +24,15 @@
  *                    declines (offer and answer messages, the prompt);
  *                    otherwise it is done at once.
  *   leave            a game under way can be left for the start screen.
+ *   pools            the start screen offers the pool (pool.js: size, rule,
+ *                    time control) and the socket asks for it.
+ *   resign, abort    a game under way can be resigned, and aborted before
+ *                    its second move (protocol 2).
+ *   draw             a draw can be offered, and the opponent's accepted or
+ *                    declined (protocol 2; the engine declines them all).
+ *   rematch          after the end, a rematch with the sides swapped
+ *                    (protocol 2; the engine accepts at once).
+ *   emotes           the emote bar, and the opponent's bubbles (protocol 2).
  *   startButton, idleStatus, searchingButton, searchingStatus
  *                    the text keys (text.js) of the main button and of the
  *                    status line before a game and while one is found.
@@ -38,6 +47,12 @@ export const MODE_RULES = {
 		redo: false,
 		offers: true,
 		leave: false,
+		pools: true,
+		resign: true,
+		abort: true,
+		draw: true,
+		rematch: true,
+		emotes: true,
 		startButton: 'button.find',
 		idleStatus: 'status.idle',
 		searchingButton: 'button.searching',
@@ -54,6 +69,12 @@ export const MODE_RULES = {
 		redo: true,
 		offers: false,
 		leave: false,
+		pools: true,
+		resign: true,
+		abort: true,
+		draw: false,
+		rematch: true,
+		emotes: false,
 		startButton: 'button.ai',
 		idleStatus: 'status.idle.ai',
 		searchingButton: 'button.starting',
@@ -71,6 +92,12 @@ export const MODE_RULES = {
 		redo: true,
 		offers: false,
 		leave: true,
+		pools: false,
+		resign: false,
+		abort: false,
+		draw: false,
+		rematch: false,
+		emotes: false,
 		startButton: 'button.local',
 		idleStatus: 'status.idle.local',
 		searchingButton: 'button.searching',
@@ -97,6 +124,12 @@ const NO_GAME = {
 	redo: false,
 	offers: false,
 	leave: false,
+	pools: false,
+	resign: false,
+	abort: false,
+	draw: false,
+	rematch: false,
+	emotes: false,
 };
 
 /** The rules of the game shown (state.kind); NO_GAME while none is. */

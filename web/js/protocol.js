@@ -5,6 +5,8 @@
 // node --test imports it, and so can the reducer (game.js) without the
 // connection.
 
+import { poolQuery } from './pool.js';
+
 /** A canonical 8-4-4-4-12 hex UUID, any case: what the server accepts. */
 export const UID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -51,17 +53,21 @@ export function cleanName(raw) {
  * wss: for https. location is {protocol, host}; the name is left out when
  * empty. A game against the server's engine asks for it with mode=ai and
  * its level (game options {mode: 'ai', level}); any other mode is the
- * default (online: matched with another player) and adds nothing.
+ * default (online: matched with another player) and adds nothing. A
+ * pool ({size, rule, tc}, pool.js) asks to be matched in it (protocol 2;
+ * a server of protocol 1 ignores it); none adds nothing.
  * updates=move asks for compact boards (the move without the whole
  * position; see game.js).
  */
-export function socketUrl(location, uid, name = '', { mode = 'online', level = 'medium' } = {}) {
+export function socketUrl(location, uid, name = '', { mode = 'online', level = 'medium', pool = null } = {}) {
 	const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
 	let url = `${scheme}//${location.host}/?uid=${encodeURIComponent(uid)}`;
 	if (name)
 		url += `&name=${encodeURIComponent(name)}`;
 	if (mode === 'ai')
 		url += `&mode=ai&level=${encodeURIComponent(level)}`;
+	if (pool)
+		url += poolQuery(pool);
 	return `${url}&updates=move`;
 }
 

@@ -66,6 +66,15 @@ const SOUNDS = {
 		[NOTES.G4, NOTES.Eb4, NOTES.C4].forEach((frequency, i) =>
 			tone(context, out, { frequency, start: start + 0.25 + i * 0.18, peak: 0.12, decay: i === 2 ? 0.8 : 0.3 }));
 	},
+	// A clock's last seconds: a short, dry tick.
+	tick(context, out, start) {
+		tone(context, out, { frequency: 1760, start, peak: 0.09, attack: 0.002, decay: 0.03, type: 'square' });
+	},
+	// The opponent's emote: a soft pop.
+	emote(context, out, start) {
+		tone(context, out, { frequency: NOTES.C5, start, peak: 0.08, attack: 0.005, decay: 0.08 });
+		tone(context, out, { frequency: NOTES.G5, start: start + 0.07, peak: 0.08, attack: 0.005, decay: 0.14 });
+	},
 	left(context, out, start) {
 		tone(context, out, { frequency: NOTES.A4, start: start + 0.05, peak: 0.1, decay: 0.25, type: 'triangle' });
 		tone(context, out, { frequency: NOTES.E5 / 2, start: start + 0.25, peak: 0.1, decay: 0.45, type: 'triangle' });

@@ -1,5 +1,6 @@
 // The page's state: its fields (initialState) and the guards that say
-// what it allows now (a move, an undo, a redo, an answer). The reducer
+// what it allows now (a move, an undo, a redo, an answer, a resignation,
+// an abort, a draw offer, a rematch, an emote). The reducer
 // (game.js) refuses the actions these guards refuse, and the view
 // (view.js) enables the buttons they allow: one rule for both. Pure: no
 // DOM, so node --test imports it.
@@ -20,6 +21,9 @@
 
 import { gameMode } from './modes.js';
 import { canUndo as canUndoLocal, canRedo as canRedoLocal } from './local.js';
+import { DEFAULT_POOL } from './pool.js';
+import { CLOCK_START_MOVES } from './clock.js';
+import { canEmoteAt } from './emotes.js';
 
 export const ROLES = ['front', 'back'];
 
@@ -39,10 +43,14 @@ export function initialState(size = 15) {
 		phase: 'idle',
 		mode: 'online', // the mode the next game starts in (MODES of modes.js)
 		level: 'medium', // the engine's level for a game against it (LEVELS)
+		pool: { ...DEFAULT_POOL }, // the pool the next game is asked in (pool.js)
+		emotesMuted: false, // the opponent's emotes are not shown
 		kind: '', // the mode of the game shown, '' when none
 		size,
 		rule: 'freestyle',
 		version: '',
+		protocol: 1, // the server's protocol version, from welcome
+		tc: 'none', // the game's time control, from role
 		link: 'closed', // closed | connecting | open | retrying
 		retries: 0, // reconnect attempts since the last welcome
 		role: null, // 'front' | 'back' once matched
@@ -64,9 +72,16 @@ export function initialState(size = 15) {
 		opponentLevel: '', // ai: the engine's level, from role
 		history: [], // server games: the moves seen, [{x, y, role}]
 		takenBack: [], // ai: moves taken back since the last new move
-		offer: null, // online: a takeback offer pending, 'sent' | 'received'
-		answer: null, // online: the last answer, {accept, by: 'me' | 'opponent'}
-		asking: false, // a takeback, redo or answer was sent, not yet answered
+		offer: null, // an offer pending, 'sent' | 'received' (what: offerWhat)
+		offerWhat: null, // what the offer pending is: 'takeback' | 'draw' | 'rematch'
+		answer: null, // the last answer, {accept, by: 'me' | 'opponent', what}
+		asking: false, // a request was sent (offer, answer, redo, resign, abort), not yet answered
+		asked: '', // what the last request was about (takeback, draw, rematch, …), for its refusal
+		confirm: null, // a question to the player pending: 'resign'
+		clock: null, // timed games: the last figures, {front, back (ms), at (arrival, ms)}
+		abortAt: null, // timed games: when (ms) the game is aborted without the next first move
+		emoteAt: null, // when (ms) this player's last emote went out
+		bubbles: { me: null, opponent: null }, // the last emote of each, {emote, at}
 		local: null, // local: the game (local.js)
 	};
 }
@@ -139,7 +154,73 @@ export function canRedo(state) {
 	return canAsk(state) && state.takenBack.length > 0;
 }
 
-/** True when the opponent's takeback offer waits for this player's answer. */
+/** True when the server speaks protocol 2 (resign, abort, draw, rematch, emotes). */
+export function speaksVersion2(state) {
+	return state.protocol >= 2;
+}
+
+/** True when mode flag (modes.js) is allowed in the game shown and the server has it. */
+function allows(state, flag) {
+	return gameMode(state)[flag] && speaksVersion2(state);
+}
+
+/**
+ * True when the opponent's offer waits for this player's answer: a
+ * takeback or a draw while the game goes on, a rematch after its end with
+ * the opponent still there.
+ */
 export function canAnswer(state) {
-	return gameMode(state).offers && state.offer === 'received' && isLive(state) && !state.asking;
+	if (state.offer !== 'received' || state.asking)
+		return false;
+	if (state.offerWhat === 'rematch')
+		return afterTheEnd(state);
+	if (state.offerWhat === 'draw')
+		return isLive(state);
+	return gameMode(state).offers && isLive(state);
+}
+
+/** True while the game is still in its first moves, which the clocks do not time: it may be aborted. */
+export function inOpening(state) {
+	return state.moves < CLOCK_START_MOVES;
+}
+
+/** True when Abort works now: a live game in its opening. */
+export function canAbort(state) {
+	return allows(state, 'abort') && canAsk(state) && inOpening(state) && state.confirm === null;
+}
+
+/** True when Resign works now: a live game past its opening (before it, Abort stands in). */
+export function canResign(state) {
+	return allows(state, 'resign') && canAsk(state) && state.confirm === null &&
+		(!inOpening(state) || !gameMode(state).abort);
+}
+
+/** True when a draw may be offered now: a live game past its opening, no offer pending. */
+export function canOfferDraw(state) {
+	return allows(state, 'draw') && canAsk(state) && !inOpening(state) && state.offer === null;
+}
+
+/**
+ * True after a game that ended on the board (not lost with the socket)
+ * while the opponent is still in the room: a rematch can be asked.
+ */
+function afterTheEnd(state) {
+	return state.phase === 'over' && Boolean(state.winner) && Boolean(state.room) &&
+		state.link === 'open' && !state.opponentLeft;
+}
+
+/** True when a rematch may be offered now: after the end, the opponent there, no offer pending. */
+export function canRematch(state) {
+	return allows(state, 'rematch') && afterTheEnd(state) && state.offer === null && !state.asking;
+}
+
+/** True when the emote bar is there: in a room with a person, the opponent not gone. */
+export function hasEmotes(state) {
+	return allows(state, 'emotes') && Boolean(state.role) && ['playing', 'over'].includes(state.phase) &&
+		!state.opponentLeft && state.link === 'open';
+}
+
+/** True when an emote may go out at now: the bar is there and the last one is 3 s old. */
+export function canEmote(state, now) {
+	return hasEmotes(state) && canEmoteAt(state.emoteAt, now);
 }

@@ -7,11 +7,19 @@
 // Most answers are text keys (see text.js), which main.js turns into the
 // page's language. The player cards and toasts, which hold names and the
 // server's words, and the rule's text take the language (lang) and give
-// the text itself.
+// the text itself. What counts down (the clocks, the first-move deadline,
+// the opponent's reconnect grace, the bubbles, the emote bar's pause)
+// takes the time (now, in ms) as an argument.
 
-import { isLive, canPlace, canUndo, canRedo, canAnswer, otherRole } from './state.js';
+import {
+	isLive, canPlace, canUndo, canRedo, canAnswer, otherRole, speaksVersion2,
+	canAbort, canResign, canOfferDraw, canRematch, hasEmotes, canEmote, inOpening,
+} from './state.js';
 import { gameMode, chosenMode } from './modes.js';
 import { text, hasText, pointLabel, computerName } from './text.js';
+import { runningSide, clockAt, clockText, isLow, secondsUntil } from './clock.js';
+import { EMOTES, bubbleAt } from './emotes.js';
+import { SIZES, RULES, tcChoices, tcLabel } from './pool.js';
 
 /** The colour a click places now: the side to move when both sides play here, else mine. */
 export function moverRole(state) {
@@ -88,48 +96,86 @@ function localOutcomeKey(winner) {
 	return `status.local.${winner.winner}.${winner.reason === 'full' ? 'full' : 'wins'}`;
 }
 
+/**
+ * The status after a server game, by outcome and the winner's reason:
+ * each outcome's reasons, and its text when the reason is none of them
+ * (five, or one the page does not know).
+ */
+const OUTCOME_KEYS = {
+	win: {
+		other: 'status.win',
+		full: 'status.win.full',
+		forfeit: 'status.win.forfeit',
+		timeout: 'status.win.timeout',
+		resign: 'status.win.resign',
+	},
+	loss: {
+		other: 'status.loss',
+		full: 'status.loss.full',
+		forfeit: 'status.loss.forfeit',
+		timeout: 'status.loss.timeout',
+		resign: 'status.loss.resign',
+	},
+	draw: { other: 'status.draw', agreement: 'status.draw.agreement' },
+	aborted: { other: 'status.aborted' },
+	replaced: { other: 'status.replaced' },
+	lost: { other: 'status.lost' },
+};
+
 function outcomeKey(state) {
-	const reason = state.winner ? state.winner.reason : '';
-	switch (state.outcome) {
-	case 'win':
-		if (reason === 'forfeit' || (!state.winner && state.opponentLeft))
-			return 'status.win.forfeit';
-		return reason === 'full' ? 'status.win.full' : 'status.win';
-	case 'loss':
-		if (reason === 'forfeit')
-			return 'status.loss.forfeit';
-		return reason === 'full' ? 'status.loss.full' : 'status.loss';
-	case 'draw':
-		return 'status.draw';
-	case 'replaced':
-		return 'status.replaced';
-	default:
-		return 'status.lost';
-	}
+	// A game that ended with the opponent's disconnect has no winner message.
+	const reason = state.winner ? state.winner.reason : state.opponentLeft ? 'forfeit' : '';
+	const keys = OUTCOME_KEYS[state.outcome] || OUTCOME_KEYS.lost;
+	return Object.hasOwn(keys, reason) ? keys[reason] : keys.other;
+}
+
+/** The text keys of an offer pending ('sent' or 'received' after it) and of its answer, by what it is. */
+const OFFER_NOTES = {
+	takeback: { offer: 'note.offer', answer: 'note.answer' },
+	draw: { offer: 'note.draw', answer: 'note.draw.answer' },
+	rematch: { offer: 'note.rematch', answer: 'note.rematch.answer' },
+};
+
+/** The note of the offer pending or of the last answer, or null. */
+function offerNote(state) {
+	if (state.offer && OFFER_NOTES[state.offerWhat])
+		return { key: `${OFFER_NOTES[state.offerWhat].offer}.${state.offer}` };
+	const answer = state.answer;
+	if (answer && OFFER_NOTES[answer.what || 'takeback'])
+		return { key: `${OFFER_NOTES[answer.what || 'takeback'].answer}.${answer.by}.${answer.accept ? 'accepted' : 'declined'}` };
+	return null;
 }
 
 /**
  * The second status line as a text key and parameters, or null: the
- * opponent's reconnect countdown, a takeback offer pending or its answer,
- * how many moves were played, that the opponent left after the game
- * ended, or where the five is.
+ * opponent's reconnect countdown, an offer pending or its answer, the
+ * first-move deadline of a timed game, how many moves were played; after
+ * the end, a rematch offered or declined, that the opponent left, whose
+ * time ran out, that an aborted game does not count, or where the five is.
  */
 export function noteOf(state, now) {
 	if (state.phase === 'playing' && state.synced) {
-		if (state.awayUntil !== null) {
-			const seconds = Math.max(0, Math.ceil((state.awayUntil - now) / 1000));
-			return { key: 'note.away', params: { seconds } };
+		if (state.awayUntil !== null)
+			return { key: 'note.away', params: { seconds: secondsUntil(state.awayUntil, now) } };
+		const offer = offerNote(state);
+		if (offer)
+			return offer;
+		if (state.abortAt !== null && inOpening(state)) {
+			const mine = state.toMove === state.role;
+			return { key: mine ? 'note.abort.me' : 'note.abort.opponent', params: { seconds: secondsUntil(state.abortAt, now) } };
 		}
-		if (state.offer)
-			return { key: `note.offer.${state.offer}` };
-		if (state.answer)
-			return { key: `note.answer.${state.answer.by}.${state.answer.accept ? 'accepted' : 'declined'}` };
 		return state.moves ? { key: 'note.moves', params: { moves: state.moves } } : { key: 'note.first' };
 	}
 	if (state.phase !== 'over' || !state.winner)
 		return null;
+	if (state.offer || (state.answer && state.answer.what === 'rematch' && !state.opponentLeft))
+		return offerNote(state);
 	if (state.opponentLeft && state.winner.reason !== 'forfeit')
 		return { key: 'note.left' };
+	if (state.winner.reason === 'timeout' && state.winner.winner !== 'none' && state.winner.winner !== 'draw')
+		return { key: `note.timeout.${otherRole(state.winner.winner)}` };
+	if (state.winner.reason === 'aborted')
+		return { key: 'note.aborted' };
 	const line = state.winner.line;
 	if (line.length) {
 		const first = line[0];
@@ -162,24 +208,54 @@ function mainButtonKey(state) {
 	case 'playing':
 		return state.synced ? 'button.playing' : 'button.resuming';
 	case 'over':
-		return 'button.again';
+		// Beside a rematch, "Play again" is a new opponent.
+		return state.kind === 'online' && rematchShown(state) ? 'button.new_opponent' : 'button.again';
 	default:
 		return chosenMode(state).startButton;
 	}
 }
 
+/** True when the Rematch button is there: after a game whose mode has it, with the opponent still there. */
+function rematchShown(state) {
+	return gameMode(state).rematch && speaksVersion2(state) && state.phase === 'over' && Boolean(state.winner) &&
+		!state.opponentLeft && state.link === 'open';
+}
+
+/**
+ * The prompt over the board: a question of the page's own (resign?) or
+ * the opponent's offer, as text keys of its text and buttons; null when
+ * none is asked.
+ */
+function promptOf(state) {
+	if (state.confirm === 'resign' && isLive(state))
+		return { key: 'prompt.resign', accept: 'button.resign.confirm', decline: 'button.cancel', disabled: state.asking };
+	if (state.offer !== 'received')
+		return null;
+	const shown = state.offerWhat === 'rematch' ? state.phase === 'over' : isLive(state);
+	if (!shown)
+		return null;
+	return { key: `prompt.${state.offerWhat}`, accept: 'button.accept', decline: 'button.decline', disabled: !canAnswer(state) };
+}
+
 /**
  * The controls around the board, as text keys and flags: the main button
  * (works only before and after a game), the Cancel button (a search) or
- * Leave (a game under way whose mode lets it be left), the name field
- * (locked during a game), the start screen's choice of mode and of the
- * computer's level, Undo and Redo (see toolsOf; they work when the guards
- * of state.js allow), the prompt that answers the opponent's takeback
- * offer, and the veil over a board that waits for the server.
+ * Leave (a game under way whose mode lets it be left), Rematch beside the
+ * main button after a game, the name field (locked during a game), the
+ * start screen's choice of mode, of the computer's level and of the pool,
+ * Undo and Redo (see toolsOf), Draw and Resign (Abort in its place while
+ * the game is in its opening) during a game of protocol 2, each working
+ * when the guards of state.js allow; the prompt (the opponent's offer or
+ * the resign confirmation), and the veil over a board that waits for the
+ * server.
  */
 export function controlsOf(state) {
 	const leaves = gameMode(state).leave && state.phase === 'playing';
 	const tools = toolsOf(state);
+	const v2 = speaksVersion2(state) && state.phase === 'playing';
+	const aborts = gameMode(state).abort && inOpening(state);
+	const prompt = promptOf(state);
+	const rematchSent = state.offer === 'sent' && state.offerWhat === 'rematch';
 	return {
 		main: { key: mainButtonKey(state), disabled: !choosing(state) },
 		cancel: {
@@ -189,12 +265,78 @@ export function controlsOf(state) {
 		nameLocked: !choosing(state),
 		modes: { hidden: !choosing(state) },
 		levels: { hidden: !chosenMode(state).computer },
-		tools: { hidden: !tools.undo && !tools.redo },
+		pool: { hidden: !chosenMode(state).pools },
+		rematch: {
+			key: rematchSent ? 'button.rematch.sent' : 'button.rematch',
+			hidden: !rematchShown(state),
+			disabled: !canRematch(state),
+		},
+		tools: { hidden: !tools.undo && !tools.redo && !(v2 && (gameMode(state).resign || gameMode(state).draw)) },
 		undo: { hidden: !tools.undo, disabled: !canUndo(state) },
 		redo: { hidden: !tools.redo, disabled: !canRedo(state) },
-		prompt: { hidden: state.offer !== 'received' || !isLive(state), disabled: !canAnswer(state) },
+		draw: { hidden: !(v2 && gameMode(state).draw), disabled: !canOfferDraw(state) },
+		resign: {
+			key: aborts ? 'button.abort' : 'button.resign',
+			action: aborts ? 'abort' : 'resign',
+			hidden: !(v2 && (gameMode(state).resign || aborts)),
+			disabled: aborts ? !canAbort(state) : !canResign(state),
+		},
+		prompt: prompt
+			? { hidden: false, ...prompt }
+			: { hidden: true, key: 'prompt.takeback', accept: 'button.accept', decline: 'button.decline', disabled: true },
 		veil: state.phase === 'resuming' || (state.phase === 'playing' && !state.synced),
 	};
+}
+
+/**
+ * The start screen's pool lists, as values and text keys or labels: the
+ * sizes, the rules and the time controls (the chosen one added when it is
+ * not in the list), and which of each is chosen.
+ */
+export function poolChoicesOf(state, lang) {
+	return {
+		sizes: SIZES.map((size) => ({ value: String(size), label: text(lang, 'pool.size', { size }) })),
+		rules: RULES.map((rule) => ({ value: rule, label: text(lang, `pool.rule.${rule}`) })),
+		tcs: tcChoices(state.pool.tc).map((tc) => ({ value: tc, label: tc === 'none' ? text(lang, 'pool.tc.none') : tcLabel(tc) })),
+		chosen: { size: String(state.pool.size), rule: state.pool.rule, tc: state.pool.tc },
+	};
+}
+
+/**
+ * The emote bar at now: hidden (no game with a person, protocol 1, the
+ * opponent gone), or its buttons working (3 s after the last emote), and
+ * whether the opponent's emotes are muted.
+ */
+export function emotesOf(state, now) {
+	return {
+		hidden: !hasEmotes(state),
+		disabled: !canEmote(state, now),
+		muted: state.emotesMuted,
+		emotes: EMOTES,
+	};
+}
+
+/**
+ * The clocks at now, {front, back} as {text, low, running, flag}, or null
+ * in an untimed game. The side to move's runs while the game goes on once
+ * the opening is played; the side whose time ran out shows its flag.
+ */
+export function clocksOf(state, now) {
+	if (!state.clock || !['playing', 'over'].includes(state.phase))
+		return null;
+	const live = state.phase === 'playing' && !state.winner;
+	const side = runningSide(state.toMove, state.moves, live);
+	const left = clockAt(state.clock, side, now);
+	const flagged = state.winner && state.winner.reason === 'timeout' && ['front', 'back'].includes(state.winner.winner)
+		? otherRole(state.winner.winner) : '';
+	const figure = (role) => ({
+		text: clockText(left[role]),
+		ms: left[role],
+		low: isLow(left[role]),
+		running: side === role,
+		flag: flagged === role,
+	});
+	return { front: figure('front'), back: figure('back') };
 }
 
 /**
@@ -202,11 +344,28 @@ export function controlsOf(state) {
  * colour's text with the engine's level after it, and the flags the page
  * styles the card by.
  */
-function playerCard(lang, { name, role = '', turn, searching = false, left = false, away = false, ai = false, level = '' }) {
+function playerCard(lang, {
+	name, role = '', turn, searching = false, left = false, away = false, ai = false, level = '', clock = null, bubble = '',
+}) {
 	let roleText = role ? text(lang, `role.${role}`) : '';
 	if (roleText && level)
 		roleText += ` · ${text(lang, `level.${level}`)}`;
-	return { name, role, roleText, turn, searching, left, away, ai };
+	return {
+		name,
+		role,
+		roleText,
+		turn,
+		searching,
+		left,
+		away,
+		ai,
+		clock: clock ? clock.text : '', // '' when the game has no clock
+		low: Boolean(clock && clock.low),
+		running: Boolean(clock && clock.running),
+		flag: Boolean(clock && clock.flag),
+		bubble: bubble ? text(lang, `bubble.${bubble}`) : '', // the emote shown by the card
+		emote: bubble, // its word
+	};
 }
 
 /**
@@ -228,9 +387,10 @@ function opponentName(state, lang) {
  * The two player cards, in lang: {me, opponent}. This player's card shows
  * myName (the name typed, '' for none); when both sides play here, the
  * first card is black's and the second white's. The colours show once in
- * a room.
+ * a room, and so do the clocks of a timed game and the emotes' bubbles
+ * (at now).
  */
-export function playersOf(state, lang, myName) {
+export function playersOf(state, lang, myName, now = 0) {
 	const turn = turnOf(state);
 	if (gameMode(state).hotSeat) {
 		return {
@@ -239,11 +399,14 @@ export function playersOf(state, lang, myName) {
 		};
 	}
 	const seated = inRoom(state);
+	const clocks = seated ? clocksOf(state, now) : null;
 	return {
 		me: playerCard(lang, {
 			name: myName || text(lang, 'player.you'),
 			role: seated ? state.role : '',
 			turn: turn === 'me',
+			clock: clocks && clocks[state.role],
+			bubble: seated ? bubbleAt(state.bubbles.me, now) : '',
 		}),
 		opponent: playerCard(lang, {
 			name: opponentName(state, lang),
@@ -254,6 +417,8 @@ export function playersOf(state, lang, myName) {
 			away: state.phase === 'playing' && state.awayUntil !== null,
 			ai: seated && gameMode(state).computer,
 			level: seated && gameMode(state).computer ? state.opponentLevel : '',
+			clock: clocks && clocks[otherRole(state.role)],
+			bubble: seated && !state.emotesMuted ? bubbleAt(state.bubbles.opponent, now) : '',
 		}),
 	};
 }
@@ -272,6 +437,11 @@ export function ruleTextOf(state, lang) {
 export function toastTextOf(effect, lang) {
 	if (effect.key)
 		return text(lang, effect.key, effect.params);
+	// A refusal of a request of one kind (too_soon after a declined draw)
+	// may have words of its own.
+	const precise = `error.${effect.code}.${effect.what}`;
+	if (effect.what && hasText(lang, precise))
+		return text(lang, precise);
 	const key = `error.${effect.code}`;
 	return hasText(lang, key) ? text(lang, key) : text(lang, 'error.other', { message: effect.message });
 }
@@ -310,6 +480,11 @@ export function pageDataOf(state) {
 		level: state.level,
 		kind: state.kind,
 		offer: state.offer || '',
+		offerWhat: state.offer ? state.offerWhat : '',
+		confirm: state.confirm || '',
+		reason: state.phase === 'over' && state.winner ? state.winner.reason : '',
+		tc: ['playing', 'over'].includes(state.phase) && state.role ? state.tc : '',
+		protocol: String(state.protocol),
 	};
 }
 
