@@ -6,7 +6,10 @@
 // each end go to tests/artifacts/ (desktop-lifecycle-*.png), with a phone
 // screenshot of a timed game in progress.
 //
-// The timed game uses tc=10+0, the smallest base the server takes, which
+// The games played to each end (five, full board, forfeit, resign, draw,
+// abort) are 3+2 games, as a player picks them from the start screen.
+// The timed game that runs out uses tc=10+0, the smallest base the server
+// takes, which
 // the start screen's list does not offer: the test puts it where the page
 // remembers its choice, as a returning player's page would have it.
 
@@ -14,9 +17,16 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { useBrowser, matchPlayers, playMoves, boardAfter, WAIT_MS } from './lib/browser.mjs';
+import { winningScript } from '../integration/lib/game.mjs';
 import { testTimeout, scaled } from '../integration/lib/time.mjs';
 
 const T = testTimeout(120_000);
+// A whole 15 x 15 board clicked move by move.
+const T_FULL = testTimeout(360_000);
+
+// The time control of the games played to each end: 3 minutes and 2 s
+// a move, from the start screen's list.
+const TC = '180+2';
 
 // The opening both sides play before a resignation, a draw offer or a
 // flag: once two moves are played, the clocks run and abort is too late.
@@ -74,6 +84,43 @@ function watchMessages(player) {
 	};
 }
 
+/**
+ * Two players whose pages chose the 3+2 pool, matched: {front, back}.
+ * Checks the pool the server seated them in.
+ */
+async function matchTimed(openPlayer) {
+	const first = await openPlayer({ label: 'first player' });
+	const second = await openPlayer({ label: 'second player' });
+	for (const player of [first, second])
+		await rememberPool(player, { tc: TC });
+	const pair = await matchPlayers(first, second);
+	for (const player of [pair.front, pair.back])
+		await player.waitFor({ tc: TC });
+	return pair;
+}
+
+/**
+ * The moves that fill a 15 x 15 board with no five: front's stones where
+ * (x + 2y) mod 4 < 2 (rows of two and two, each row shifted by two, so
+ * that every line, straight or diagonal, alternates at most two by two),
+ * 113 of them, back's the 112 others, alternating from front.
+ */
+function fullBoard15() {
+	const front = [];
+	const back = [];
+	for (let y = 0; y < 15; y++)
+		for (let x = 0; x < 15; x++)
+			((x + 2 * y) % 4 < 2 ? front : back).push({ x, y });
+	assert.equal(front.length, 113, 'script error: front needs 113 stones');
+	const moves = [];
+	for (let i = 0; i < front.length; i++) {
+		moves.push({ ...front[i], role: 'front' });
+		if (back[i])
+			moves.push({ ...back[i], role: 'back' });
+	}
+	return moves;
+}
+
 /** Asserts the status line of each player: [[player, text], …]. */
 async function assertStatus(pairs) {
 	for (const [player, expected] of pairs)
@@ -128,8 +175,35 @@ describe('the whole game of protocol 2 in the browser', () => {
 			'expected the page to leave the flag to the server');
 	});
 
+	it('plays a 3+2 game to a five: the winner\'s line, the clocks stopped', T, async () => {
+		const pair = await matchTimed(openPlayer);
+		const { moves } = winningScript({ size: 15, winner: 'back', direction: 'diagonal', start: { x: 3, y: 3 } });
+		await playMoves(pair, moves);
+		await pair.back.waitFor({ state: 'over', result: 'win', reason: 'five' });
+		await pair.front.waitFor({ state: 'over', result: 'loss', reason: 'five' });
+		await pair.back.assertFits('after a five');
+		await pair.back.screenshot('desktop-lifecycle-five');
+	});
+
+	it('plays a 3+2 game to a full board, which goes to white', T_FULL, async () => {
+		const pair = await matchTimed(openPlayer);
+		await playMoves(pair, fullBoard15());
+		await pair.back.waitFor({ state: 'over', result: 'win', reason: 'full' });
+		await pair.front.waitFor({ state: 'over', result: 'loss', reason: 'full' });
+		await pair.front.screenshot('desktop-lifecycle-full');
+	});
+
+	it('ends a 3+2 game by forfeit when a player\'s page goes away', T, async () => {
+		const pair = await matchTimed(openPlayer);
+		await playMoves(pair, OPENING);
+		// This server keeps no seat (--reconnect-grace 0): gone is lost.
+		await pair.front.close();
+		await pair.back.waitFor({ state: 'over', result: 'win', reason: 'forfeit' });
+		await pair.back.screenshot('desktop-lifecycle-forfeit');
+	});
+
 	it('resigns after asking, and the opponent wins', T, async () => {
-		const pair = await matchPlayers(await openPlayer({ label: 'first player' }), await openPlayer({ label: 'second player' }));
+		const pair = await matchTimed(openPlayer);
 		await playMoves(pair, OPENING);
 		const { front, back } = pair;
 
@@ -155,7 +229,7 @@ describe('the whole game of protocol 2 in the browser', () => {
 	});
 
 	it('offers a draw, which the opponent accepts', T, async () => {
-		const pair = await matchPlayers(await openPlayer({ label: 'first player' }), await openPlayer({ label: 'second player' }));
+		const pair = await matchTimed(openPlayer);
 		const { front, back } = pair;
 		assert.equal(await front.page.isDisabled('#draw'), true, 'expected no draw offer in the opening');
 		await playMoves(pair, OPENING);
@@ -251,7 +325,7 @@ describe('the whole game of protocol 2 in the browser', () => {
 	});
 
 	it('aborts a game before its second move: it does not count', T, async () => {
-		const pair = await matchPlayers(await openPlayer({ label: 'first player' }), await openPlayer({ label: 'second player' }));
+		const pair = await matchTimed(openPlayer);
 		const { front, back } = pair;
 		await playMoves(pair, OPENING.slice(0, 1));
 		assert.equal(await back.text('#resign-text'), 'Abort');
