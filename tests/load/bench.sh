@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench.sh - the Gomoku server benchmark: six scenarios, each against a
+# bench.sh - the Gomoku server benchmark: seven scenarios, each against a
 # freshly started Release build of gomoku-server and, beside it, against
 # the Node.js baseline (tests/load/baseline-server.mjs: a plain `ws` server
 # with the same protocol and rules), alternating, driven by gomoku-loadgen
@@ -10,9 +10,6 @@
 #
 #   tests/load/bench.sh                     the whole benchmark (~9 min)
 #   BENCH_SCENARIOS="throughput" tests/load/bench.sh     only some
-#   BENCH_SCENARIOS="latency latency-timed" ...  also latency-timed (not in
-#                                           the default list): the latency
-#                                           scenario with every game timed
 #   BENCH_SERVERS=gomoku tests/load/bench.sh   without the baseline
 #   BENCH_ROUNDS=3 tests/load/bench.sh      three alternating rounds; the
 #                                           table shows each figure's median
@@ -33,7 +30,7 @@ ROOT=$(pwd)
 BUILD=${BENCH_BUILD:-build-bench}
 RESULTS=$ROOT/tests/load/results
 UPDATES=${BENCH_UPDATES:-move}
-SCENARIOS=${BENCH_SCENARIOS:-capacity throughput throughput-long latency churn ai}
+SCENARIOS=${BENCH_SCENARIOS:-capacity throughput throughput-long latency latency-timed churn ai}
 SERVERS=${BENCH_SERVERS:-gomoku node}
 ROUNDS=${BENCH_ROUNDS:-1}
 CAPACITY=${BENCH_CAPACITY:-19000}
@@ -248,11 +245,11 @@ for name in $SCENARIOS; do
 		scenario latency --connections 10000 --move-rate 1 \
 			--ramp 4000 --duration "$LATENCY_S" --warmup 9 ;;
 	latency-timed)
-		# As latency, every game timed (10 minutes and 5 s a
-		# move): the clocks on the path of every move.
+		# As latency, every game timed at 3+2 (the baseline
+		# ignores tc): the clocks on the path of every move.
 		scenario latency-timed --connections 10000 --move-rate 1 \
 			--ramp 4000 --duration "$LATENCY_S" --warmup 9 \
-			--tc 600+5 ;;
+			--tc 180+2 ;;
 	churn)
 		scenario churn --churn 500 --move-rate 0 \
 			--duration "$CHURN_S" --warmup "$CHURN_WARMUP" ;;
@@ -426,6 +423,24 @@ report() {
 		'.server_cpu_pct' '%.0f'
 	compare latency "system calls per move" \
 		'.syscalls_per_move.all' '%.2f'
+	fi
+
+	if has latency-timed; then
+	compare latency-timed "rooms, every game 3+2" '.connections / 2' '%d'
+	compare latency-timed "move latency p50, ms" \
+		'.latency_p50_us / 1000' '%.2f' 'ratio<' 1
+	compare latency-timed "move latency p99, ms" \
+		'.latency_p99_us / 1000' '%.2f' '<' "$TARGET_P99_MS"
+	compare latency-timed "move latency p99.9, ms" \
+		'.latency_p999_us / 1000' '%.2f' '<' "$TARGET_P999_MS"
+	compare latency-timed "server CPU, % of a core" \
+		'.server_cpu_pct' '%.0f'
+	if has latency; then
+	# The clocks' cost: the same load timed and not, side by side.
+	row "" "p50 / p99 timed, untimed, ms" \
+		"$(fig latency-timed '"\(.latency_p50_us / 1000) / \(.latency_p99_us / 1000)"')" \
+		"$(fig latency '"\(.latency_p50_us / 1000) / \(.latency_p99_us / 1000)"')" "" "" ""
+	fi
 	fi
 
 	if has churn; then
