@@ -63,21 +63,23 @@ static struct lobby_pool *lobby_pool_find(const struct lobby *lobby,
 }
 
 /*
- * The pool of key (valid), made when there is none yet, held by nobody
- * until the caller holds it; NULL on out of memory.
+ * The pool of key (valid), made when there is none yet, and held once
+ * for the caller, who lets it go with lobby_pool_drop() (which frees it
+ * when nothing else came to hold it); NULL on out of memory.
  */
 static struct lobby_pool *lobby_pool_get(struct lobby *lobby,
 					 const struct lobby_pool_key *key)
 {
 	struct lobby_pool *pool = lobby_pool_find(lobby, key);
 
-	if (pool)
-		return pool;
-	pool = calloc(1, sizeof(*pool));
-	if (!pool)
-		return NULL;
-	pool->key = *key;
-	list_append(&lobby->pools, &pool->node);
+	if (!pool) {
+		pool = calloc(1, sizeof(*pool));
+		if (!pool)
+			return NULL;
+		pool->key = *key;
+		list_append(&lobby->pools, &pool->node);
+	}
+	pool->refs++;
 	return pool;
 }
 
@@ -85,15 +87,6 @@ void lobby_pool_drop(struct lobby *lobby, struct lobby_pool *pool)
 {
 	if (pool->refs)
 		pool->refs--;
-	if (!pool->refs && pool != lobby->default_pool) {
-		list_remove(&lobby->pools, &pool->node);
-		free(pool);
-	}
-}
-
-/* A pool nobody came to hold (lobby_pool_get() then a failure). */
-static void lobby_pool_unused(struct lobby *lobby, struct lobby_pool *pool)
-{
 	if (!pool->refs && pool != lobby->default_pool) {
 		list_remove(&lobby->pools, &pool->node);
 		free(pool);
@@ -396,8 +389,8 @@ struct lobby_player *lobby_join(struct lobby *lobby,
 		lobby_take_seat(lobby, player, join->name, conn, now_ms);
 		return player;
 	}
-	pool = join->pool ? lobby_pool_get(lobby, join->pool) :
-			    lobby->default_pool;
+	pool = lobby_pool_get(lobby, join->pool ? join->pool :
+						  &lobby->default_pool->key);
 	if (!pool)
 		return NULL;
 	if (!join->ai) {
@@ -412,8 +405,8 @@ struct lobby_player *lobby_join(struct lobby *lobby,
 		if (player)
 			lobby_seat_add(lobby, player);
 	}
-	if (!player)
-		lobby_pool_unused(lobby, pool);
+	/* The queue or the room holds the pool now, if anything does. */
+	lobby_pool_drop(lobby, pool);
 	return player;
 }
 
@@ -626,10 +619,10 @@ struct lobby_room *lobby_restore(struct lobby *lobby,
 	room = front && back ? room_restore(lobby, saved, id, pool, front,
 					    back, now_ms) :
 			       NULL;
+	lobby_pool_drop(lobby, pool);
 	if (!room) {
 		free(front);
 		free(back);
-		lobby_pool_unused(lobby, pool);
 		return NULL;
 	}
 	lobby_seat_add(lobby, front);

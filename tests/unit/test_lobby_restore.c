@@ -254,6 +254,31 @@ static void restore_refuses_a_board_size_out_of_range(void **state)
 	expect_stats(f, 0, 0, 0, 0, 0, 0);
 }
 
+/* Counts the pools lobby_each_pool() lists. */
+static void count_pool(void *ctx, const struct lobby_pool *pool)
+{
+	(void)pool;
+	(*(int *)ctx)++;
+}
+
+/*
+ * A refused game of a pool nobody uses leaves no pool behind (and the
+ * pool made for it is freed once, after the room made for it).
+ */
+static void a_refused_restore_leaves_no_pool(void **state)
+{
+	/* The third move on the first one's cell: the rules refuse it. */
+	static const uint16_t bad_moves[] = { 0, 1, 0 };
+	struct fixture *f = *state;
+	struct lobby_saved_game saved = saved_game(f, bad_moves, 3);
+	int pools = 0;
+
+	saved.board_size = 19;
+	expect_restore_refused(f, &saved, "a move on a stone, 19 x 19");
+	lobby_each_pool(&f->lobby, count_pool, &pools);
+	expect_int(pools, 1);
+}
+
 /* A game of another pool than the default is seated in its own pool. */
 static void restore_seats_a_game_of_another_pool(void **state)
 {
@@ -411,6 +436,7 @@ int main(void)
 		grace_test(restore_refuses_a_uid_that_already_has_a_seat),
 		grace_test(restore_refuses_a_board_size_out_of_range),
 		grace_test(restore_seats_a_game_of_another_pool),
+		grace_test(a_refused_restore_leaves_no_pool),
 		grace_test(restore_refuses_a_bad_room_id),
 		grace_test(restored_seats_expire_by_tick_and_forfeit),
 		grace_test(a_restored_player_back_late_finds_the_forfeit),
