@@ -200,9 +200,47 @@ static void fuzz_parse(const uint8_t *data, size_t size, int board_size)
 			   "type \"%s\" parsed as winner", type->valuestring);
 		break;
 	case REQUEST_PING:
-		fuzz_check(!strcmp(type->valuestring, "ping"),
-			   "type \"%s\" parsed as ping", type->valuestring);
+	case REQUEST_REDO:
+	case REQUEST_RESIGN:
+	case REQUEST_ABORT:
+		fuzz_check(!strcmp(type->valuestring,
+				   protocol_request_name(req.type)),
+			   "type \"%s\" parsed as %s", type->valuestring,
+			   protocol_request_name(req.type));
 		break;
+	case REQUEST_OFFER:
+	case REQUEST_ANSWER: {
+		const cJSON *what =
+			cJSON_GetObjectItemCaseSensitive(root, "what");
+		const cJSON *accept =
+			cJSON_GetObjectItemCaseSensitive(root, "accept");
+
+		fuzz_check(!strcmp(type->valuestring,
+				   protocol_request_name(req.type)),
+			   "type \"%s\" parsed as %s", type->valuestring,
+			   protocol_request_name(req.type));
+		fuzz_check(cJSON_IsString(what) &&
+				   !strcmp(what->valuestring,
+					   offer_what_name(req.what)),
+			   "what parsed as %s", offer_what_name(req.what));
+		if (req.type == REQUEST_ANSWER)
+			fuzz_check(cJSON_IsBool(accept) &&
+					   cJSON_IsTrue(accept) == req.accept,
+				   "accept parsed as %d", req.accept);
+		break;
+	}
+	case REQUEST_EMOTE: {
+		const cJSON *emote =
+			cJSON_GetObjectItemCaseSensitive(root, "emote");
+
+		fuzz_check(!strcmp(type->valuestring, "emote"),
+			   "type \"%s\" parsed as an emote", type->valuestring);
+		fuzz_check(cJSON_IsString(emote) &&
+				   !strcmp(emote->valuestring,
+					   emote_name(req.emote)),
+			   "emote parsed as %s", emote_name(req.emote));
+		break;
+	}
 	default:
 		fuzz_check(false, "parse made request type %d", req.type);
 	}
@@ -392,13 +430,26 @@ static void fuzz_expect_content(const cJSON *content, const struct game *game)
  * Checks an encoded board against the game it came from; with_content
  * false: the compact form, without content.
  */
+static int fuzz_expect_clock(const cJSON *root, const struct game *game,
+			     uint64_t now_ms, bool abort_in);
+
+/* Checks "tc": "none" or "BASE+INC", as time_control_format() writes. */
+static void fuzz_expect_tc(const cJSON *root, struct time_control tc)
+{
+	char text[TIME_CONTROL_TEXT_MAX];
+
+	time_control_format(tc, text, sizeof(text));
+	fuzz_expect_string(root, "tc", text);
+}
+
 static void fuzz_expect_board(const cJSON *root, const struct game *game,
-			      bool with_content)
+			      bool with_content, uint64_t now_ms)
 {
 	const cJSON *content =
 		cJSON_GetObjectItemCaseSensitive(root, "content");
 	const cJSON *move = cJSON_GetObjectItemCaseSensitive(root, "move");
-	int members = 3 + with_content + (game->moves_played > 0);
+	int members = 3 + with_content + (game->moves_played > 0) +
+		      fuzz_expect_clock(root, game, now_ms, true);
 
 	fuzz_expect_string(root, "type", "board");
 	fuzz_check(cJSON_GetArraySize(root) == members,
@@ -445,26 +496,88 @@ static void fuzz_expect_winner(const cJSON *root, const struct game *game)
 	}
 }
 
-/* A game of a size, rules and moves read from the input. */
-static void fuzz_make_game(struct fuzz_reader *in, struct game *game)
+/*
+ * A game of a size, rules and moves read from the input; timed (a time
+ * control from the input, each move taking up to 25.5 s of its clock, as
+ * the room keeps it) when the input says so. *now_ms: the time after its
+ * last move, plus up to 25.5 s more.
+ */
+static void fuzz_make_game(struct fuzz_reader *in, struct game *game,
+			   uint64_t *now_ms)
 {
 	uint8_t head = fuzz_byte(in);
 	int size =
 		BOARD_MIN_SIZE + head % (BOARD_MAX_SIZE - BOARD_MIN_SIZE + 1);
 	int moves = fuzz_byte(in);
+	uint8_t timing = fuzz_byte(in);
+	uint64_t now = 1000;
 	int i;
 
 	game_init(game, size, (head & 0x20) ? RULE_STANDARD : RULE_FREESTYLE,
 		  (head & 0x40) ? FULL_BOARD_DRAW : FULL_BOARD_BACK);
+	if (timing & 1) {
+		struct time_control tc = {
+			.base_ms = (TIME_CONTROL_BASE_MIN_S +
+				    fuzz_byte(in) * 43u) *
+				   1000u,
+			.inc_ms = fuzz_byte(in) % (TIME_CONTROL_INC_MAX_S + 1) *
+				  1000u,
+		};
+
+		fischer_start(&game->clock, tc, 30000, now);
+	}
 	for (i = 0; i < moves && in->pos < in->size; i++) {
 		uint8_t cell = fuzz_byte(in);
+		enum role mover = game->to_move;
 
-		game_play(game, game->to_move, cell % size,
-			  (cell / size) % size);
+		now += (uint64_t)fuzz_byte(in) * 100;
+		if (game_play(game, mover, cell % size, (cell / size) % size) ==
+		    MOVE_OK) {
+			fischer_moved(&game->clock, mover, game->moves_played,
+				      now);
+			if (game_is_over(game))
+				fischer_stop(&game->clock, ROLE_NONE, now);
+		}
 	}
-	if (head & 0x80)
+	if (head & 0x80) {
+		fischer_stop(&game->clock, game->to_move, now);
 		game_forfeit(game,
 			     (fuzz_byte(in) & 1) ? ROLE_FRONT : ROLE_BACK);
+	}
+	*now_ms = now + (uint64_t)fuzz_byte(in) * 100;
+}
+
+/*
+ * Checks the clock of an encoded message (a board or role at now_ms, a
+ * winner) against the game's: present with both figures exactly when
+ * the game is timed, abort_in while its first-move deadline runs.
+ * Returns how many members they add.
+ */
+static int fuzz_expect_clock(const cJSON *root, const struct game *game,
+			     uint64_t now_ms, bool abort_in)
+{
+	const cJSON *clock = cJSON_GetObjectItemCaseSensitive(root, "clock");
+	const cJSON *in = cJSON_GetObjectItemCaseSensitive(root, "abort_in");
+	int64_t want_in = abort_in ? protocol_abort_in(game, now_ms) : -1;
+
+	if (!time_control_timed(game->clock.tc)) {
+		fuzz_check(!clock && !in, "an untimed game has a clock");
+		return 0;
+	}
+	fuzz_check(cJSON_IsObject(clock) && cJSON_GetArraySize(clock) == 2,
+		   "a timed game has no clock of two figures");
+	fuzz_expect_number(clock, "front",
+			   (double)fischer_left(&game->clock, ROLE_FRONT,
+						game->to_move, now_ms));
+	fuzz_expect_number(clock, "back",
+			   (double)fischer_left(&game->clock, ROLE_BACK,
+						game->to_move, now_ms));
+	if (want_in < 0) {
+		fuzz_check(!in, "abort_in with no first-move deadline");
+		return 1;
+	}
+	fuzz_expect_number(root, "abort_in", (double)want_in);
+	return 2;
 }
 
 /* Encodes one event of type made from the input and reads it back. */
@@ -493,8 +606,11 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 	ev.accept = fuzz_byte(in) & 1;
 	ev.by = (enum role)(1 + fuzz_byte(in) % 2);
 	ev.ai_level = fuzz_byte(in) & 1 ? "hard" : NULL;
-	fuzz_make_game(in, &game);
+	ev.what = (enum offer_what)(fuzz_byte(in) % OFFER_COUNT);
+	ev.emote = (enum emote)(fuzz_byte(in) % EMOTE_COUNT);
+	fuzz_make_game(in, &game, &ev.now_ms);
 	ev.game = &game;
+	ev.tc = game.clock.tc;
 
 	buffer = protocol_encode(&ev, headroom, &len);
 	if (type == EVENT_REPLACED) {
@@ -519,11 +635,14 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 		fuzz_expect_number(root, "protocol", PROTOCOL_VERSION);
 		fuzz_expect_number(root, "size", ev.size);
 		fuzz_expect_string(root, "rule", rule_name(ev.rule));
+		fuzz_expect_tc(root, ev.tc);
 		break;
 	case EVENT_ROLE:
 		fuzz_expect_string(root, "role", role_name(ev.role));
 		fuzz_expect_string(root, "room", ev.room_id);
 		fuzz_expect_number(root, "size", ev.size);
+		fuzz_expect_tc(root, ev.tc);
+		fuzz_expect_clock(root, &game, ev.now_ms, true);
 		if (ev.ai_level) {
 			const cJSON *opponent =
 				cJSON_GetObjectItemCaseSensitive(root,
@@ -552,10 +671,11 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 				   "role names an opponent with no name");
 		break;
 	case EVENT_BOARD:
-		fuzz_expect_board(root, &game, !ev.compact);
+		fuzz_expect_board(root, &game, !ev.compact, ev.now_ms);
 		break;
 	case EVENT_WINNER:
 		fuzz_expect_winner(root, &game);
+		fuzz_expect_clock(root, &game, 0, false);
 		break;
 	case EVENT_DISCONNECT:
 		fuzz_expect_string(root, "disconnect", ev.text);
@@ -566,7 +686,7 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 		break;
 	case EVENT_OFFER:
 	case EVENT_ANSWER:
-		fuzz_expect_string(root, "what", "takeback");
+		fuzz_expect_string(root, "what", offer_what_name(ev.what));
 		fuzz_expect_string(root, "by", role_name(ev.by));
 		fuzz_check(cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(
 				   root, "accept")) == (type == EVENT_ANSWER),
@@ -576,6 +696,12 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
 					root, "accept")) == ev.accept,
 				"answer's accept");
+		break;
+	case EVENT_EMOTE:
+		fuzz_expect_string(root, "by", role_name(ev.by));
+		fuzz_expect_string(root, "emote", emote_name(ev.emote));
+		fuzz_check(cJSON_GetArraySize(root) == 3,
+			   "emote has %d members", cJSON_GetArraySize(root));
 		break;
 	case EVENT_OPPONENT_AWAY:
 		fuzz_expect_number(root, "seconds", ev.seconds);
@@ -598,7 +724,7 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
  * protocol_write_board() says it wrote. The caller frees *text.
  */
 static size_t fuzz_write_board_into(const struct game *game, bool content,
-				    size_t size, char **text)
+				    uint64_t now_ms, size_t size, char **text)
 {
 	/* A 0-byte buffer still needs a valid pointer; its byte is a guard. */
 	char *buf = malloc(size ? size : 1);
@@ -607,7 +733,7 @@ static size_t fuzz_write_board_into(const struct game *game, bool content,
 	fuzz_check(buf != NULL, "out of memory");
 	if (!size)
 		buf[0] = 'g';
-	len = protocol_write_board(game, content, buf, size);
+	len = protocol_write_board(game, content, now_ms, buf, size);
 	if (!size)
 		fuzz_check(buf[0] == 'g', "a 0-byte buffer was written");
 	if (len)
@@ -624,32 +750,33 @@ static void fuzz_write_board(struct fuzz_reader *in)
 	struct game game;
 	bool content = fuzz_byte(in) & 1;
 	size_t max, len, shrink;
+	uint64_t now;
 	char *text;
 	char *other;
 	cJSON *root;
 
-	fuzz_make_game(in, &game);
+	fuzz_make_game(in, &game, &now);
 	max = PROTOCOL_BOARD_TEXT_MAX(game.board.size);
-	len = fuzz_write_board_into(&game, content, max, &text);
+	len = fuzz_write_board_into(&game, content, now, max, &text);
 	fuzz_check(len > 0, "a %dx%d board does not fit %zu bytes",
 		   game.board.size, game.board.size, max);
 	root = cJSON_Parse(text);
 	fuzz_check(cJSON_IsObject(root), "written board does not parse: %s",
 		   text);
-	fuzz_expect_board(root, &game, content);
+	fuzz_expect_board(root, &game, content, now);
 	cJSON_Delete(root);
 
 	/* Exactly len + 1 bytes fit; len (no room for the NUL) do not. */
-	fuzz_check(fuzz_write_board_into(&game, content, len + 1, &other) ==
-				   len &&
+	fuzz_check(fuzz_write_board_into(&game, content, now, len + 1,
+					 &other) == len &&
 			   !strcmp(other, text),
 		   "the board does not fit %zu bytes the same way", len + 1);
 	free(other);
-	fuzz_check(!fuzz_write_board_into(&game, content, len, &other),
+	fuzz_check(!fuzz_write_board_into(&game, content, now, len, &other),
 		   "the board was written into %zu bytes", len);
 	free(other);
 	shrink = fuzz_byte(in) % (len + 1);
-	fuzz_check(!fuzz_write_board_into(&game, content, shrink, &other),
+	fuzz_check(!fuzz_write_board_into(&game, content, now, shrink, &other),
 		   "the board was written into %zu bytes", shrink);
 	free(other);
 	free(text);
@@ -677,7 +804,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_check_name(text);
 	free(text);
 
-	for (type = EVENT_WELCOME; type <= EVENT_ANSWER; type++) {
+	for (type = EVENT_WELCOME; type <= EVENT_EMOTE; type++) {
 		in.pos = (size_t)type * 7 % (size ? size : 1);
 		fuzz_encode(&in, (enum event_type)type);
 	}
