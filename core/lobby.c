@@ -396,14 +396,16 @@ struct lobby_player *lobby_join(struct lobby *lobby,
 	if (!join->ai) {
 		player = lobby_queue_new(lobby, join, pool, conn, now_ms);
 	} else {
+		/* Seated first: the engine may be asked to move at once. */
 		player = lobby_player_new(join->uid, join->name, conn);
+		if (player)
+			lobby_seat_add(lobby, player);
 		if (player && room_open_ai(lobby, player, pool, join->level,
 					   now_ms)) {
+			lobby_seat_remove(lobby, player);
 			free(player);
 			player = NULL;
 		}
-		if (player)
-			lobby_seat_add(lobby, player);
 	}
 	/* The queue or the room holds the pool now, if anything does. */
 	lobby_pool_drop(lobby, pool);

@@ -456,10 +456,11 @@ void room_leave(struct lobby *lobby, struct lobby_player *player,
 		.text = ROOM_OPPONENT_LEFT,
 	};
 
+	/* The player is gone before anyone is told: it hears nothing more. */
+	room->seats[player->role] = NULL;
 	if (opponent)
 		room_offer_lapse(lobby, room, now_ms);
 	room->offer_by = ROLE_NONE;
-	room->seats[player->role] = NULL;
 	if (!game_is_over(&room->game)) {
 		room_forfeit(lobby, room, player->role, now_ms);
 		if (opponent)

@@ -5,13 +5,16 @@
  * Input: a 4-byte header, then operations until the input runs out.
  *
  *   header[0] % 8       board size: 5 5 6 7 8 10 15 25
+ *   header[0] >> 3 & 1  first-move timeout: 5 s (0) or 2 s (1)
  *   header[1] & 1       rule: freestyle (0) or standard (1)
  *   header[1] >> 1 & 1  full board: back wins (0) or draw (1)
  *   header[1] >> 2 % 8  reconnect grace (ms): 0 1 999 1000 1001 2500 30000
  *                       3600000
+ *   header[1] >> 5 & 1  the default pool is untimed (0) or 10+1 (1)
+ *   header[1] >> 6 & 1  waiting 20 s fills with the engine (1) or not
  *   header[2..3]        the clock's start, big-endian, times 1000003 ms
  *
- *   op % 10, then its argument bytes:
+ *   op < 0xa0: op % 10, then its argument bytes:
  *   0, 9  connect   K             uid K % 6 on a fresh connection
  *   1     disconnect P L          connected player P, leaving when L & 1
  *   2     move      P X Y         X, Y < 0xf0: on the board; else off it
@@ -24,13 +27,39 @@
  *                                 (D - 200) minutes, then lobby_tick()
  *   6     restore   A U F N M*N   a saved game: room id random when
  *                                 A & 7 < 4 (upper case when A & 8), else
- *                                 a bad one; another board size when
- *                                 A >> 4 is 15; uids U % 6 (front) and
+ *                                 a bad one; another board size (its
+ *                                 own pool) when A >> 4 is 15, timed
+ *                                 10+0 with clocks from U and F when 14;
+ *                                 uids U % 6 (front) and
  *                                 U / 6 % 6 (back), which may clash; F:
  *                                 rule (bit 0), full board (bit 1), names;
  *                                 N moves, each M < 0xf0 the (M % empty)-th
  *                                 empty cell, else a raw, likely bad, index
  *   7, 8  play      P I           the (I % empty)-th empty cell
+ *
+ *   op >= 0xa0: (op - 0xa0) % 8, protocol 2:
+ *   0     join      K N H         lobby_join() of uid K, name N, in pool
+ *                                 H & 3 (0 the default, 1 another size,
+ *                                 2 10+0, 3 10+2 on 6x6), against the
+ *                                 engine when H & 4 (level H >> 3 % 3)
+ *   1     resign    P W           an abort instead when W & 1
+ *   2     offer     P W           what W % 3: takeback, draw, rematch;
+ *                                 a redo when W is 255
+ *   3     answer    P W           what (W & 3) % 3, accepting when W & 4
+ *   4     emote     P W           the text {"type":"emote","emote":E}
+ *                                 through protocol_parse(): E the W % 13-th
+ *                                 word, 8 good then 5 bad; none when 255
+ *   5     text      P T           the T % 16-th client text of
+ *                                 fuzz_texts (offers, answers, resign,
+ *                                 abort, redo, good and bad) parsed
+ *   6     engine    P I           the engine's move for the first player
+ *                                 from P % 6 on whose think is pending:
+ *                                 the (I % empty)-th empty cell, an
+ *                                 occupied one when I is 254 (refused,
+ *                                 then forfeit), a forfeit when 255
+ *   7     deadline  D             the clock to when lobby_tick() is next
+ *                                 due, D % 3 - 1 ms; then a tick unless
+ *                                 D & 4 (the next request comes late)
  *
  * A connected player P is the (P % connected)-th uid with a connection;
  * an operation that needs one is skipped when nobody is connected.
@@ -38,17 +67,22 @@
  * The sink checks every event as it is sent: it goes to a connection that
  * is bound to a seat right now, it encodes to JSON that parses back and
  * carries no uid, and the journal (lobby_sink.record) heard of the fact
- * first, once. After every operation the lobby's stats, queue, away list
- * and rooms are checked against a shadow model, and each operation's
- * events against what it must send. Any broken check aborts.
+ * first, once. After every operation the lobby's stats, queues, pools
+ * (lobby_each_pool()), away list, rooms and clocks are checked against a
+ * shadow model, and each operation's events against what it must send.
+ * A game ends once, with a winner that fits its reason; a rematch's room
+ * follows the room closed just before, sides swapped; a finished timed
+ * game's clocks stay as they stopped; lobby_tick() returns the next due
+ * time and leaves no deadline passed. Any broken check aborts.
  *
  * FUZZ_LOBBY_TRACE=1 in the environment prints every operation and event,
  * to read what a crashing input did.
  *
  * A libFuzzer target is one program: the operations' decoding, the shadow
- * model and the checks live together (over 1,000 lines).
+ * model and the checks live together (over 2,000 lines).
  */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -110,6 +144,10 @@ struct fuzz_event {
 	enum event_type type;	 /* what */
 	int seconds;		 /* OPPONENT_AWAY */
 	bool resume;		 /* BOARD: a returner's whole position */
+	bool undo;		 /* BOARD: a takeback's */
+	enum game_reason reason; /* WINNER: the game's reason */
+	enum error_code code;	 /* ERROR */
+	int moves;		 /* BOARD: moves played then */
 	const struct game *game; /* BOARD, WINNER */
 	char *json;		 /* encoded; NULL for REPLACED */
 };
@@ -119,6 +157,9 @@ struct fuzz_room {
 	const struct lobby_room *room; /* NULL: free slot */
 	int moves_recorded;	       /* RECORD_MOVE calls */
 	bool over_recorded;	       /* RECORD_GAME_OVER called */
+	const struct lobby_player *seats[ROLE_COUNT]; /* when opened */
+	const struct lobby_pool *pool;		      /* when opened */
+	int64_t over_left[ROLE_COUNT]; /* timed: the clocks at the end */
 };
 
 /* One of these per process: the lobby under test and its shadow. */
@@ -143,6 +184,15 @@ struct fuzz {
 	unsigned long moves;		      /* RECORD_MOVE calls */
 	unsigned long finished[REASON_COUNT]; /* RECORD_GAME_OVER */
 	unsigned long restored;		      /* rooms restored */
+	unsigned long emotes;		      /* emotes accepted */
+	enum lobby_record last_record;	      /* the journal's last fact */
+	bool any_record;		      /* last_record is set */
+	char closed_id[UID_LEN + 1];	      /* the last room closed */
+	const struct lobby_player *closed_seats[ROLE_COUNT]; /* its seats */
+	const struct lobby_pool *closed_pool;		     /* its pool */
+	struct lobby_ai_ticket tickets[FUZZ_UIDS]; /* engine moves asked */
+	bool ticket_valid[FUZZ_UIDS];
+	struct lobby_pool_key keys[4]; /* the pools joined */
 };
 
 static struct fuzz fuzz;
@@ -204,6 +254,31 @@ static int fuzz_seconds_left(uint64_t deadline)
 				      (int)((deadline - fuzz.now + 999) / 1000);
 }
 
+/* The board writers' texts of a board event parse back too. */
+static void fuzz_check_board_writer(const struct event *ev)
+{
+	size_t cap = PROTOCOL_BOARD_TEXT_MAX(ev->game->board.size);
+	char *buf = malloc(cap);
+	size_t n;
+	cJSON *root;
+	int content;
+
+	fuzz_check(buf, "out of memory");
+	for (content = 0; content < 2; content++) {
+		n = ev->undo ? protocol_write_undo(ev->game, ev->undo_cell,
+						   ev->undo_role, ev->now_ms,
+						   buf, cap) :
+			       protocol_write_board(ev->game, content,
+						    ev->now_ms, buf, cap);
+		fuzz_check(n > 0 && n < cap, "the board writer failed");
+		root = cJSON_ParseWithLength(buf, n);
+		fuzz_check(cJSON_IsObject(root),
+			   "the board writer's text does not parse: %s", buf);
+		cJSON_Delete(root);
+	}
+	free(buf);
+}
+
 /* Checks that an encoded event parses back and names no uid. */
 static char *fuzz_encode(const struct event *ev)
 {
@@ -225,13 +300,16 @@ static char *fuzz_encode(const struct event *ev)
 		compact.compact = true;
 		text = protocol_encode(&compact, 0, &len);
 		root = text ? cJSON_Parse(text) : NULL;
+		/* A takeback's board keeps its content. */
 		fuzz_check(cJSON_IsObject(root) &&
-				   !cJSON_GetObjectItemCaseSensitive(root,
-								     "content"),
+				   (ev->undo ||
+				    !cJSON_GetObjectItemCaseSensitive(
+					    root, "content")),
 			   "a compact board is not JSON without content: %s",
 			   text ? text : "(none)");
 		cJSON_Delete(root);
 		free(text);
+		fuzz_check_board_writer(ev);
 	}
 	for (k = 0; k < FUZZ_UIDS; k++)
 		fuzz_check(!strstr(json, fuzz_uids[k]),
@@ -258,14 +336,23 @@ static void fuzz_send(void *ctx, void *conn, const struct event *ev)
 		   "event %d sent to connection %d, bound to no seat", ev->type,
 		   c);
 	player = lobby_find(&fuzz.lobby, fuzz_uids[k]);
-	fuzz_check(player && player->conn == conn,
+	/*
+	 * lobby_join() with ai tells a new seat its role (and journals the
+	 * room, and asks the engine to think) before the seat is in the
+	 * seat table: the connection being bound may have no seat yet.
+	 */
+	fuzz_check((player && player->conn == conn) ||
+			   (!player && fuzz.connecting == c &&
+			    ev->type == EVENT_ROLE),
 		   "event %d to connection %d: its seat (uid %d) is gone or "
 		   "has another connection",
 		   ev->type, c, k);
 	fuzz_check(fuzz.event_count < FUZZ_EVENTS, "over %d events",
 		   FUZZ_EVENTS);
 
-	if (player->state == PLAYER_WAITING) {
+	if (!player) {
+		/* The role of a seat not in the table yet. */
+	} else if (player->state == PLAYER_WAITING) {
 		fuzz_check(ev->type == EVENT_WAITING ||
 				   ev->type == EVENT_PONG ||
 				   ev->type == EVENT_ERROR ||
@@ -288,7 +375,7 @@ static void fuzz_send(void *ctx, void *conn, const struct event *ev)
 		case EVENT_BOARD:
 			fuzz_check(ev->game == &player->room->game,
 				   "board of another room");
-			fuzz_check(ev->game->moves_played > 0 &&
+			fuzz_check((ev->game->moves_played > 0 || ev->undo) &&
 					   entry->moves_recorded ==
 						   ev->game->moves_played,
 				   "board of %d moves, %d recorded",
@@ -304,6 +391,19 @@ static void fuzz_send(void *ctx, void *conn, const struct event *ev)
 			break;
 		case EVENT_DISCONNECT:
 			fuzz_check(!opponent, "disconnect, opponent seated");
+			break;
+		case EVENT_OFFER:
+		case EVENT_ANSWER:
+			fuzz_check((unsigned)ev->what < OFFER_COUNT &&
+					   (ev->by == ROLE_FRONT ||
+					    ev->by == ROLE_BACK),
+				   "offer or answer of what %d by %d", ev->what,
+				   ev->by);
+			break;
+		case EVENT_EMOTE:
+			fuzz_check((unsigned)ev->emote < EMOTE_COUNT &&
+					   ev->by == role_other(player->role),
+				   "emote %d by %d", ev->emote, ev->by);
 			break;
 		case EVENT_OPPONENT_AWAY:
 			fuzz_check(opponent && !opponent->conn,
@@ -333,11 +433,88 @@ static void fuzz_send(void *ctx, void *conn, const struct event *ev)
 	logged->type = ev->type;
 	logged->seconds = ev->seconds;
 	logged->resume = ev->resume;
+	logged->undo = ev->undo;
+	logged->code = ev->code;
+	logged->moves = ev->game ? ev->game->moves_played : 0;
+	logged->reason = ev->game ? ev->game->reason : REASON_NONE;
 	logged->game = ev->game;
 	logged->json = ev->type == EVENT_REPLACED ? NULL : fuzz_encode(ev);
 	if (fuzz_trace)
 		fprintf(stderr, "  -> conn %d (uid %d): %s\n", c, k,
 			logged->json ? logged->json : "replaced");
+}
+
+/* Whether game is played as key says. */
+static bool fuzz_key_equal(const struct lobby_pool_key *key,
+			   const struct game *game)
+{
+	return key->size == game->board.size && key->rule == game->rule &&
+	       time_control_equal(key->tc, game->clock.tc);
+}
+
+/*
+ * A finished game's winner fits its reason: five and the losses name a
+ * side, a full board the rules' result, agreement a draw, aborted nobody;
+ * a timed game's clocks stopped, none below 0, a timeout's loser at 0.
+ */
+static void fuzz_check_result(const struct lobby_room *room)
+{
+	const struct game *game = &room->game;
+	enum game_winner side = game->winner;
+	bool timed = time_control_timed(game->clock.tc);
+
+	switch (game->reason) {
+	case REASON_FIVE:
+		fuzz_check(side == (game->last_mover == ROLE_FRONT ?
+					    WINNER_FRONT :
+					    WINNER_BACK),
+			   "five won by %d, last mover %d", side,
+			   game->last_mover);
+		break;
+	case REASON_FULL:
+		fuzz_check(
+			game->board.stones ==
+					game->board.size * game->board.size &&
+				side == (game->full_board == FULL_BOARD_DRAW ?
+						 WINNER_DRAW :
+						 WINNER_BACK),
+			"full board: winner %d", side);
+		break;
+	case REASON_FORFEIT:
+	case REASON_RESIGN:
+		fuzz_check(side == WINNER_FRONT || side == WINNER_BACK,
+			   "reason %d with winner %d", game->reason, side);
+		break;
+	case REASON_TIMEOUT:
+		fuzz_check((side == WINNER_FRONT || side == WINNER_BACK) &&
+				   timed && game->moves_played >= 2,
+			   "timeout won by %d after %d moves (timed %d)", side,
+			   game->moves_played, timed);
+		fuzz_check(game->clock.left_ms[side == WINNER_FRONT ?
+						       ROLE_BACK :
+						       ROLE_FRONT] == 0,
+			   "the loser on time has %lld ms left",
+			   (long long)game->clock
+				   .left_ms[side == WINNER_FRONT ? ROLE_BACK :
+								   ROLE_FRONT]);
+		break;
+	case REASON_AGREEMENT:
+		fuzz_check(side == WINNER_DRAW, "agreement won by %d", side);
+		break;
+	case REASON_ABORTED:
+		fuzz_check(side == WINNER_NOBODY && game->moves_played < 2,
+			   "aborted: winner %d after %d moves", side,
+			   game->moves_played);
+		break;
+	default:
+		fuzz_check(false, "reason %d", game->reason);
+	}
+	fuzz_check(game->to_move == ROLE_NONE, "a finished game has a turn");
+	if (timed)
+		fuzz_check(!game->clock.running &&
+				   game->clock.left_ms[ROLE_FRONT] >= 0 &&
+				   game->clock.left_ms[ROLE_BACK] >= 0,
+			   "a finished game's clock runs or is below 0");
 }
 
 /* The journal: each fact once, in order, before any player hears it. */
@@ -358,7 +535,33 @@ static void fuzz_record(void *ctx, enum lobby_record type,
 				   game->moves_played == 0 &&
 				   !game_is_over(game),
 			   "opened room is not a fresh game for two");
-		fuzz_room_add(room);
+		if (room->rematch_of[0]) {
+			/* The room it follows was closed just before. */
+			fuzz_check(fuzz.any_record &&
+					   fuzz.last_record ==
+						   RECORD_ROOM_CLOSED &&
+					   !strcmp(room->rematch_of,
+						   fuzz.closed_id),
+				   "rematch of %s, not of the room just "
+				   "closed (%s)",
+				   room->rematch_of, fuzz.closed_id);
+			fuzz_check(
+				room->seats[ROLE_FRONT] ==
+						fuzz.closed_seats[ROLE_BACK] &&
+					room->seats[ROLE_BACK] ==
+						fuzz.closed_seats[ROLE_FRONT] &&
+					room->pool == fuzz.closed_pool,
+				"a rematch did not swap the sides or "
+				"changed the pool");
+			fuzz_check(strcmp(room->id, room->rematch_of),
+				   "a rematch kept the room id");
+		}
+		entry = fuzz_room_add(room);
+		entry->seats[ROLE_FRONT] = room->seats[ROLE_FRONT];
+		entry->seats[ROLE_BACK] = room->seats[ROLE_BACK];
+		entry->pool = room->pool;
+		fuzz_check(fuzz_key_equal(&room->pool->key, game),
+			   "a room's game is not of its pool");
 		fuzz.opened++;
 		break;
 	case RECORD_MOVE:
@@ -378,7 +581,21 @@ static void fuzz_record(void *ctx, enum lobby_record type,
 		fuzz_check(!entry->over_recorded && game_is_over(game),
 			   "game over recorded twice or while playing");
 		entry->over_recorded = true;
+		fuzz_check(game->reason > REASON_NONE &&
+				   game->reason < REASON_COUNT,
+			   "game over for reason %d", game->reason);
 		fuzz.finished[game->reason]++;
+		fuzz_check_result(room);
+		entry->over_left[ROLE_FRONT] = game->clock.left_ms[ROLE_FRONT];
+		entry->over_left[ROLE_BACK] = game->clock.left_ms[ROLE_BACK];
+		break;
+	case RECORD_TAKEBACK:
+		fuzz_check(entry, "takeback in an unknown room");
+		fuzz_check(game->moves_played < entry->moves_recorded &&
+				   !game_is_over(game),
+			   "takeback to %d moves of %d, or of a game over",
+			   game->moves_played, entry->moves_recorded);
+		entry->moves_recorded = game->moves_played;
 		break;
 	case RECORD_ROOM_CLOSED:
 		fuzz_check(entry, "unknown room closed");
@@ -387,10 +604,17 @@ static void fuzz_record(void *ctx, enum lobby_record type,
 		fuzz_check(!room->seats[ROLE_FRONT] && !room->seats[ROLE_BACK],
 			   "room closed with a player seated");
 		entry->room = NULL;
+		snprintf(fuzz.closed_id, sizeof(fuzz.closed_id), "%s",
+			 room->id);
+		fuzz.closed_seats[ROLE_FRONT] = entry->seats[ROLE_FRONT];
+		fuzz.closed_seats[ROLE_BACK] = entry->seats[ROLE_BACK];
+		fuzz.closed_pool = room->pool;
 		break;
 	default:
 		fuzz_check(false, "record type %d", type);
 	}
+	fuzz.last_record = type;
+	fuzz.any_record = true;
 }
 
 /* Forgets the events of the last operation. */
@@ -413,6 +637,89 @@ static int fuzz_events_count(int conn, enum event_type type)
 		if ((conn < 0 || fuzz.events[i].conn == conn) &&
 		    fuzz.events[i].type == type)
 			count++;
+	return count;
+}
+
+/* lobby_each_pool()'s sums. */
+struct fuzz_pool_sums {
+	unsigned long games, waiting, pools;
+	bool first_default;
+};
+
+static void fuzz_pool_sum(void *ctx, const struct lobby_pool *pool)
+{
+	struct fuzz_pool_sums *sums = ctx;
+
+	if (sums->pools++ == 0)
+		sums->first_default = pool == fuzz.lobby.default_pool;
+	sums->games += pool->games;
+	sums->waiting += pool->queue.count;
+}
+
+/* The pools' games add up to the live rooms, their queues to waiting. */
+static void fuzz_check_pools(void)
+{
+	struct fuzz_pool_sums sums = { 0 };
+
+	lobby_each_pool(&fuzz.lobby, fuzz_pool_sum, &sums);
+	fuzz_check(sums.first_default, "the default pool is not first");
+	fuzz_check(sums.games == fuzz.lobby.stats.rooms_live,
+		   "pools' games %lu, rooms_live %lu", sums.games,
+		   fuzz.lobby.stats.rooms_live);
+	fuzz_check(sums.waiting == fuzz.lobby.stats.waiting,
+		   "pools' queues %lu, waiting %lu", sums.waiting,
+		   fuzz.lobby.stats.waiting);
+}
+
+/*
+ * Every room the journal knows: clocks never below 0, a finished timed
+ * game's clocks as they were when it ended, a live one's deadline not
+ * passed unnoticed by more than the operation that is to notice it.
+ */
+static void fuzz_check_clocks(void)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < FUZZ_ROOMS; i++) {
+		const struct lobby_room *room = fuzz.rooms[i].room;
+		const struct game *game;
+
+		if (!room)
+			continue;
+		game = &room->game;
+		if (!time_control_timed(game->clock.tc))
+			continue;
+		for (r = ROLE_FRONT; r <= ROLE_BACK; r++) {
+			fuzz_check(game->clock.left_ms[r] >= 0 &&
+					   fischer_left(&game->clock,
+							(enum role)r,
+							game->to_move,
+							fuzz.now) >= 0,
+				   "a clock below 0");
+			if (fuzz.rooms[i].over_recorded)
+				fuzz_check(
+					game->clock.left_ms[r] ==
+						fuzz.rooms[i].over_left[r],
+					"a finished game's clock moved: "
+					"%lld, was %lld",
+					(long long)game->clock.left_ms[r],
+					(long long)fuzz.rooms[i].over_left[r]);
+		}
+		if (fuzz.rooms[i].over_recorded)
+			fuzz_check(!game->clock.running,
+				   "a finished game's clock runs");
+	}
+}
+
+/* Counts this operation's events to conn. */
+static int fuzz_events_to(int conn)
+{
+	size_t i;
+	int count = 0;
+
+	for (i = 0; i < fuzz.event_count; i++)
+		count += fuzz.events[i].conn == conn;
 	return count;
 }
 
@@ -481,15 +788,28 @@ static void fuzz_check_lobby(void)
 				   "a room the journal never heard of");
 		}
 	}
-	for (struct list_node *node = fuzz.lobby.queue.head; node;
-	     node = node->next) {
-		player = list_entry(node, struct lobby_player, queue_node);
-		fuzz_check(player->state == PLAYER_WAITING && player->conn,
-			   "the queue holds a seated or away player");
-		fuzz_check(!node->next || node->next->prev == node,
-			   "the queue's links disagree");
-		fuzz_check(++queued <= FUZZ_UIDS, "the queue loops");
+	for (struct list_node *pn = fuzz.lobby.pools.head; pn; pn = pn->next) {
+		const struct lobby_pool *pool =
+			list_entry(pn, struct lobby_pool, node);
+
+		fuzz_check(lobby_pool_key_valid(&pool->key),
+			   "a pool of a bad key");
+		for (struct list_node *node = pool->queue.head; node;
+		     node = node->next) {
+			player = list_entry(node, struct lobby_player,
+					    queue_node);
+			fuzz_check(player->state == PLAYER_WAITING &&
+					   player->conn && player->pool == pool,
+				   "the queue holds a seated or away player");
+			fuzz_check(!node->next || node->next->prev == node,
+				   "the queue's links disagree");
+			fuzz_check(++queued <= FUZZ_UIDS, "the queue loops");
+		}
+		fuzz_check(pool == fuzz.lobby.default_pool || pool->refs > 0,
+			   "a pool nobody holds is kept");
 	}
+	fuzz_check_pools();
+	fuzz_check_clocks();
 	for (struct list_node *node = fuzz.lobby.away.head; node;
 	     node = node->next) {
 		player = list_entry(node, struct lobby_player, away_node);
@@ -506,9 +826,9 @@ static void fuzz_check_lobby(void)
 
 	fuzz_check(stats->players == players, "players: expected %lu, got %lu",
 		   players, stats->players);
-	fuzz_check(fuzz.lobby.queue.count == waiting && queued == waiting,
-		   "waiting: expected %lu, got %zu (queue %lu)", waiting,
-		   fuzz.lobby.queue.count, queued);
+	fuzz_check(stats->waiting == waiting && queued == waiting,
+		   "waiting: expected %lu, got %lu (queues %lu)", waiting,
+		   stats->waiting, queued);
 	fuzz_check(fuzz.lobby.away.count == away && listed == away,
 		   "away: expected %lu, got %zu (list %lu)", away,
 		   fuzz.lobby.away.count, listed);
@@ -522,17 +842,23 @@ static void fuzz_check_lobby(void)
 		   stats->matches);
 	fuzz_check(stats->moves == fuzz.moves, "moves: expected %lu, got %lu",
 		   fuzz.moves, stats->moves);
-	for (i = 0; i <= REASON_FORFEIT; i++)
+	fuzz_check(stats->emotes == fuzz.emotes,
+		   "emotes: expected %lu, got %lu", fuzz.emotes, stats->emotes);
+	for (i = 0; i < REASON_COUNT; i++)
 		fuzz_check(stats->games_finished[i] == fuzz.finished[i],
 			   "games_finished[%zu]: expected %lu, got %lu", i,
 			   fuzz.finished[i], stats->games_finished[i]);
 
-	/* A board is the same text for everyone who gets it. */
+	/* A board is the same text for everyone who gets it (a takeback
+	 * or redo sends one board per stone). */
 	for (i = 0; i < fuzz.event_count; i++)
 		for (j = i + 1; j < fuzz.event_count; j++)
 			if (fuzz.events[i].type == EVENT_BOARD &&
 			    fuzz.events[j].type == EVENT_BOARD &&
-			    fuzz.events[i].game == fuzz.events[j].game)
+			    fuzz.events[i].game == fuzz.events[j].game &&
+			    fuzz.events[i].moves == fuzz.events[j].moves &&
+			    fuzz.events[i].undo == fuzz.events[j].undo &&
+			    !fuzz.events[i].resume && !fuzz.events[j].resume)
 				fuzz_check(!strcmp(fuzz.events[i].json,
 						   fuzz.events[j].json),
 					   "two boards of one room differ");
@@ -592,15 +918,19 @@ static void fuzz_expect_sequence(int conn, const enum event_type *types,
 		   conn, seen, count);
 }
 
-static void fuzz_op_connect(void)
+/*
+ * Connects uid k with name, through lobby_join() with pool (NULL: the
+ * default) and ai when join is set, else lobby_connect().
+ */
+static void fuzz_connect(int k, const char *name, bool join,
+			 const struct lobby_pool_key *pool, bool ai,
+			 enum engine_level level)
 {
-	int k = fuzz_byte() % FUZZ_UIDS;
-	const char *name = fuzz_names[fuzz_byte() % FUZZ_NAMES];
 	struct lobby_player *player = lobby_find(&fuzz.lobby, fuzz_uids[k]);
 	int old_conn = fuzz.uid_conn[k];
 	int opponent_conn = FUZZ_NO_CONN;
 	bool was_away = player && !player->conn;
-	enum event_type resume[5];
+	enum event_type resume[6];
 	int resumed = 0;
 	size_t i;
 	int c;
@@ -612,8 +942,19 @@ static void fuzz_op_connect(void)
 	c = fuzz.next_conn++;
 	fuzz.conn_uid[c] = k;
 	fuzz.connecting = c;
-	player = lobby_connect(&fuzz.lobby, fuzz_uids[k], name, &fuzz.conns[c],
-			       fuzz.now);
+	if (join) {
+		struct lobby_join how = { .uid = fuzz_uids[k],
+					  .name = name,
+					  .pool = pool,
+					  .ai = ai,
+					  .level = level };
+
+		player =
+			lobby_join(&fuzz.lobby, &how, &fuzz.conns[c], fuzz.now);
+	} else {
+		player = lobby_connect(&fuzz.lobby, fuzz_uids[k], name,
+				       &fuzz.conns[c], fuzz.now);
+	}
 	fuzz.connecting = FUZZ_NO_CONN;
 	fuzz_check(player && player->conn == &fuzz.conns[c],
 		   "connect did not bind the seat");
@@ -650,9 +991,11 @@ static void fuzz_op_connect(void)
 				resume[resumed++] = EVENT_BOARD;
 			if (game_is_over(game))
 				resume[resumed++] = EVENT_WINNER;
+			if (player->room->offer_by != ROLE_NONE)
+				resume[resumed++] = EVENT_OFFER;
 			if (!opponent)
 				resume[resumed++] = EVENT_DISCONNECT;
-			else if (!opponent->conn)
+			else if (!opponent->conn && !opponent->ai)
 				resume[resumed++] = EVENT_OPPONENT_AWAY;
 		}
 		fuzz_expect_sequence(c, resume, resumed);
@@ -661,11 +1004,52 @@ static void fuzz_op_connect(void)
 					   fuzz.events[i].resume,
 				   "a resumed board is not marked resume");
 	} else {
-		resume[resumed++] = EVENT_WAITING;
+		if (!(join && ai))
+			resume[resumed++] = EVENT_WAITING;
 		if (player->state == PLAYER_PLAYING)
 			resume[resumed++] = EVENT_ROLE;
 		fuzz_expect_sequence(c, resume, resumed);
+		fuzz_check(player->state == PLAYER_PLAYING || !(join && ai),
+			   "a player of the engine waits");
+		if (player->state == PLAYER_PLAYING)
+			fuzz_check(fuzz_key_equal(
+					   pool ? pool :
+						  &fuzz.lobby.default_pool->key,
+					   &player->room->game),
+				   "seated in another pool than asked");
+		else
+			fuzz_check(
+				player->pool->key.size ==
+					(pool ? pool :
+						&fuzz.lobby.default_pool->key)
+						->size,
+				"waiting in another pool than asked");
 	}
+}
+
+static void fuzz_op_connect(void)
+{
+	int k = fuzz_byte() % FUZZ_UIDS;
+	const char *name = fuzz_names[fuzz_byte() % FUZZ_NAMES];
+
+	fuzz_connect(k, name, false, NULL, false, ENGINE_EASY);
+}
+
+/*
+ * join K N H: uid K, name N, through lobby_join() in pool H & 3 of
+ * fuzz.keys (0: NULL, the default), against the engine when H & 4, at
+ * level H >> 3 % 3.
+ */
+static void fuzz_op_join(void)
+{
+	int k = fuzz_byte() % FUZZ_UIDS;
+	const char *name = fuzz_names[fuzz_byte() % FUZZ_NAMES];
+	uint8_t how = fuzz_byte();
+	static const enum engine_level levels[3] = { ENGINE_EASY, ENGINE_MEDIUM,
+						     ENGINE_HARD };
+
+	fuzz_connect(k, name, true, (how & 3) ? &fuzz.keys[how & 3] : NULL,
+		     how & 4, levels[(how >> 3) % 3]);
 }
 
 static void fuzz_op_disconnect(void)
@@ -675,6 +1059,7 @@ static void fuzz_op_disconnect(void)
 	struct lobby_player *player;
 	bool keeps_seat;
 	bool was_live;
+	bool offer;
 	int opponent_conn;
 	int c;
 
@@ -685,6 +1070,8 @@ static void fuzz_op_disconnect(void)
 	opponent_conn = fuzz_opponent_conn(player);
 	was_live = player->state == PLAYER_PLAYING &&
 		   !game_is_over(&player->room->game);
+	offer = player->state == PLAYER_PLAYING &&
+		player->room->offer_by != ROLE_NONE;
 	keeps_seat = was_live && !leaving && fuzz.grace > 0;
 
 	lobby_disconnect(&fuzz.lobby, player, leaving, fuzz.now);
@@ -704,16 +1091,25 @@ static void fuzz_op_disconnect(void)
 		if (opponent_conn != FUZZ_NO_CONN)
 			fuzz_expect_sequence(opponent_conn, &away, 1);
 	} else {
-		enum event_type left[2] = { EVENT_WINNER, EVENT_DISCONNECT };
-		int told = opponent_conn == FUZZ_NO_CONN ? 0 : was_live ? 2 : 1;
+		/* A pending offer lapses, a live game is forfeit, then
+		 * the opponent hears the seat is empty. */
+		enum event_type left[3];
+		int told = 0;
+
+		if (opponent_conn != FUZZ_NO_CONN) {
+			if (offer)
+				left[told++] = EVENT_ANSWER;
+			if (was_live)
+				left[told++] = EVENT_WINNER;
+			left[told++] = EVENT_DISCONNECT;
+		}
 
 		fuzz_check(!player, "a leaving player kept the seat");
 		fuzz_check(fuzz.event_count == (size_t)told,
 			   "leaving sent %zu events, expected %d",
 			   fuzz.event_count, told);
 		if (told)
-			fuzz_expect_sequence(opponent_conn, left + 2 - told,
-					     told);
+			fuzz_expect_sequence(opponent_conn, left, told);
 	}
 }
 
@@ -752,6 +1148,52 @@ static bool fuzz_same_game(const struct game *a, const struct game *b)
  * board to every connected seat (then winner when it ended the game),
  * else one error to the requester and nothing changed.
  */
+/* When room's game must next be looked at for time; UINT64_MAX: never. */
+static uint64_t fuzz_deadline(const struct lobby_room *room)
+{
+	const struct game *game = &room->game;
+
+	if (game_is_over(game) || !time_control_timed(game->clock.tc))
+		return UINT64_MAX;
+	if (game->moves_played < 2)
+		return fischer_abort_at(&game->clock, game->moves_played);
+	return fischer_flag_at(&game->clock, game->to_move);
+}
+
+/* Whether player's game ran out of time by now, unnoticed yet. */
+static bool fuzz_late(const struct lobby_player *player)
+{
+	uint64_t at = player->state == PLAYER_PLAYING ?
+			      fuzz_deadline(player->room) :
+			      UINT64_MAX;
+
+	return at != UINT64_MAX && at <= fuzz.now;
+}
+
+/*
+ * A request that comes after its game's deadline passed: the game ends
+ * first (timeout, or aborted before 2 moves), everyone seated hears it,
+ * then the request is judged in the finished game.
+ */
+static void fuzz_request_late(struct lobby_player *player,
+			      const struct request *req)
+{
+	const struct lobby_room *room = player->room;
+	int moves = room->game.moves_played;
+	int c = fuzz_conn_index(player->conn);
+
+	lobby_request(&fuzz.lobby, player, req, fuzz.now);
+	fuzz_check(game_is_over(&room->game) &&
+			   room->game.reason == (moves < 2 ? REASON_ABORTED :
+							     REASON_TIMEOUT),
+		   "a request after the deadline: reason %d after %d moves",
+		   room->game.reason, moves);
+	fuzz_check(fuzz_events_count(c, EVENT_WINNER) == 1,
+		   "a late request's sender did not hear the game end");
+	fuzz_check(fuzz_events_count(-1, EVENT_BOARD) == 0,
+		   "a move after the deadline was played");
+}
+
 static void fuzz_request(struct lobby_player *player, const struct request *req)
 {
 	struct lobby_stats stats = fuzz.lobby.stats;
@@ -761,7 +1203,12 @@ static void fuzz_request(struct lobby_player *player, const struct request *req)
 	int c = fuzz_conn_index(player->conn);
 	int opponent_conn = fuzz_opponent_conn(player);
 	int x = req->x, y = req->y;
+	bool offer = player->room && player->room->offer_by != ROLE_NONE;
 
+	if (fuzz_late(player)) {
+		fuzz_request_late(player, req);
+		return;
+	}
 	if (player->state == PLAYER_PLAYING) {
 		fuzz_check(!game_copy(&before, game) &&
 				   !game_copy(&expected, game),
@@ -797,17 +1244,209 @@ static void fuzz_request(struct lobby_player *player, const struct request *req)
 	fuzz_check(fuzz_same_game(&expected, game),
 		   "the move made another position than game_play does");
 	{
-		enum event_type told[2] = { EVENT_BOARD, EVENT_WINNER };
+		/* A pending offer lapses first. */
+		enum event_type told[3] = { EVENT_ANSWER, EVENT_BOARD,
+					    EVENT_WINNER };
 		int count = game_is_over(game) ? 2 : 1;
 
-		fuzz_expect_sequence(c, told, count);
+		fuzz_expect_sequence(c, told + !offer, count + offer);
 		if (opponent_conn != FUZZ_NO_CONN)
-			fuzz_expect_sequence(opponent_conn, told, count);
-		fuzz_check(!fuzz.events[0].resume,
+			fuzz_expect_sequence(opponent_conn, told + !offer,
+					     count + offer);
+		fuzz_check(!fuzz.events[offer].resume,
 			   "a move's board is marked resume");
+		fuzz_check(player->room->offer_by == ROLE_NONE,
+			   "an offer outlived a move");
 	}
 	game_release(&before);
 	game_release(&expected);
+}
+
+/* The error code of this operation's error to conn; ERR_NONE: none. */
+static enum error_code fuzz_error_to(int conn)
+{
+	size_t i;
+
+	for (i = 0; i < fuzz.event_count; i++)
+		if (fuzz.events[i].conn == conn &&
+		    fuzz.events[i].type == EVENT_ERROR)
+			return fuzz.events[i].code;
+	return ERR_NONE;
+}
+
+/*
+ * Any request but a move or board (resign, abort, offers, answers, redo,
+ * emotes, and what protocol_parse() made of a text): carried out, and
+ * checked against what PROTOCOL.md section 10 says it does.
+ */
+static void fuzz_request_other(struct lobby_player *player,
+			       const struct request *req)
+{
+	struct lobby_stats stats = fuzz.lobby.stats;
+	struct lobby_room *room = player->room;
+	int c = fuzz_conn_index(player->conn);
+	int opponent_conn = fuzz_opponent_conn(player);
+	bool late = fuzz_late(player);
+	bool live = room && !game_is_over(&room->game);
+	bool ai = room && room->ai_role != ROLE_NONE;
+	enum role offer_by = room ? room->offer_by : ROLE_NONE;
+	enum offer_what offer_what = room ? room->offer_what : OFFER_DRAW;
+	int moves = room ? room->game.moves_played : 0;
+	enum role role = player->role;
+	char room_id[UID_LEN + 1] = "";
+	enum error_code code;
+
+	if (room)
+		snprintf(room_id, sizeof(room_id), "%s", room->id);
+	lobby_request(&fuzz.lobby, player, req, fuzz.now);
+	code = fuzz_error_to(c);
+	if (req->type == REQUEST_EMOTE && code == ERR_NONE)
+		fuzz.emotes++;
+	if (room && player->room != room) {
+		/* A rematch (the engine accepts at once): room is freed. */
+		fuzz_check(code == ERR_NONE && req->what == OFFER_REMATCH &&
+				   (req->type == REQUEST_ANSWER ||
+				    (req->type == REQUEST_OFFER && ai)) &&
+				   player->state == PLAYER_PLAYING &&
+				   !strcmp(player->room->rematch_of, room_id) &&
+				   player->role == role_other(role),
+			   "a request moved the player to another room");
+		fuzz_check(fuzz_events_count(c, EVENT_ROLE) == 1,
+			   "no role after a rematch");
+		return;
+	}
+	if (late) {
+		/* The game ended first; then the request was judged. */
+		fuzz_check(game_is_over(&room->game) &&
+				   room->game.reason ==
+					   (moves < 2 ? REASON_ABORTED :
+							REASON_TIMEOUT),
+			   "a request after the deadline: reason %d",
+			   room->game.reason);
+		fuzz_check(fuzz_events_count(c, EVENT_WINNER) == 1,
+			   "a late request's sender did not hear the end");
+		return;
+	}
+	if (!room) {
+		fuzz_check(code == ERR_NOT_IN_GAME && fuzz.event_count == 1,
+			   "a waiting player's request got %d", code);
+		return;
+	}
+	if (code != ERR_NONE) {
+		fuzz_check(fuzz.event_count == 1, "a refusal reached others");
+		fuzz_check(!memcmp(&stats, &fuzz.lobby.stats, sizeof(stats)),
+			   "a refusal changed the stats");
+		fuzz_check(player->room == room && room->offer_by == offer_by &&
+				   room->game.moves_played == moves &&
+				   game_is_over(&room->game) == !live,
+			   "a refusal changed the room");
+		if (!live && req->type != REQUEST_EMOTE &&
+		    !((req->type == REQUEST_OFFER ||
+		       req->type == REQUEST_ANSWER) &&
+		      req->what == OFFER_REMATCH))
+			fuzz_check(code == ERR_GAME_OVER,
+				   "refused in a finished game with %d", code);
+		return;
+	}
+	switch (req->type) {
+	case REQUEST_RESIGN:
+	case REQUEST_ABORT:
+		fuzz_check(live && (req->type == REQUEST_RESIGN || moves < 2),
+			   "resign or abort accepted (live %d, %d moves)", live,
+			   moves);
+		fuzz_check(game_is_over(&room->game) &&
+				   room->game.reason ==
+					   (req->type == REQUEST_RESIGN ?
+						    REASON_RESIGN :
+						    REASON_ABORTED),
+			   "resign or abort: reason %d", room->game.reason);
+		if (req->type == REQUEST_RESIGN)
+			fuzz_check(room->game.winner == (role == ROLE_FRONT ?
+								 WINNER_BACK :
+								 WINNER_FRONT),
+				   "the resigner won");
+		fuzz_check(fuzz_events_count(c, EVENT_WINNER) == 1 &&
+				   fuzz_events_count(c, EVENT_ANSWER) ==
+					   (offer_by != ROLE_NONE),
+			   "resign or abort was not told as it should");
+		if (opponent_conn != FUZZ_NO_CONN)
+			fuzz_check(fuzz_events_count(opponent_conn,
+						     EVENT_WINNER) == 1,
+				   "the opponent did not hear the end");
+		break;
+	case REQUEST_OFFER:
+		fuzz_check(offer_by == ROLE_NONE,
+			   "an offer made over a pending one");
+		fuzz_check(live != (req->what == OFFER_REMATCH),
+			   "a rematch offered in a live game or another "
+			   "offer in a finished one");
+		fuzz_check(fuzz_events_count(c, EVENT_OFFER) ==
+				   !(ai && req->what == OFFER_TAKEBACK),
+			   "the offerer was not told its offer");
+		if (!ai && opponent_conn != FUZZ_NO_CONN)
+			fuzz_check(fuzz_events_count(opponent_conn,
+						     EVENT_OFFER) == 1,
+				   "the opponent was not told the offer");
+		if (!ai)
+			fuzz_check(room->offer_by == role &&
+					   room->offer_what == req->what,
+				   "the offer is not pending");
+		break;
+	case REQUEST_ANSWER:
+		fuzz_check(offer_by == role_other(role) &&
+				   offer_what == req->what,
+			   "an answer with no such offer was taken");
+		fuzz_check(fuzz_events_count(c, EVENT_ANSWER) == 1,
+			   "the answerer was not told its answer");
+		stats.offers[req->what][req->accept]++;
+		if (req->what == OFFER_REMATCH && req->accept) {
+			fuzz_check(player->state == PLAYER_PLAYING &&
+					   player->room != room &&
+					   !strcmp(player->room->rematch_of,
+						   room_id) &&
+					   player->role == role_other(role),
+				   "an accepted rematch did not seat the "
+				   "player in a new room on the other side");
+			fuzz_check(fuzz_events_count(c, EVENT_ROLE) == 1,
+				   "no role after a rematch");
+			break;
+		}
+		fuzz_check(room->offer_by == ROLE_NONE,
+			   "an answered offer is still pending");
+		if (req->what == OFFER_DRAW && req->accept)
+			fuzz_check(game_is_over(&room->game) &&
+					   room->game.reason ==
+						   REASON_AGREEMENT,
+				   "an accepted draw did not end the game");
+		else if (req->what == OFFER_TAKEBACK && req->accept)
+			fuzz_check(room->game.moves_played < moves &&
+					   room->game.to_move ==
+						   role_other(role),
+				   "an accepted takeback took nothing back "
+				   "or left the offerer not to move");
+		else
+			fuzz_check(room->game.moves_played == moves &&
+					   game_is_over(&room->game) == !live,
+				   "a declined offer changed the game");
+		fuzz_check(
+			stats.offers[req->what][req->accept] ==
+				fuzz.lobby.stats.offers[req->what][req->accept],
+			"an answer was not counted");
+		break;
+	case REQUEST_EMOTE:
+		fuzz_check(fuzz_events_to(c) == 0 &&
+				   fuzz.event_count == (size_t)(opponent_conn !=
+								FUZZ_NO_CONN),
+			   "an emote went to %zu connections",
+			   fuzz.event_count);
+		if (opponent_conn != FUZZ_NO_CONN)
+			fuzz_check(fuzz_events_count(opponent_conn,
+						     EVENT_EMOTE) == 1,
+				   "the opponent did not get the emote");
+		break;
+	default:
+		break;
+	}
 }
 
 /* A coordinate: on the board for most bytes, else just off it or far. */
@@ -918,15 +1557,47 @@ static void fuzz_op_ping(void)
 	fuzz_check(fuzz.event_count == !claim, "ping reached others");
 }
 
-static void fuzz_op_tick(void)
+/*
+ * When lobby_tick() must be called next: the first away seat's deadline,
+ * the first live timed room's, or the first waiting player's engine fill.
+ */
+static uint64_t fuzz_next_due(void)
 {
-	uint8_t step = fuzz_byte();
+	const struct lobby_player *player;
+	uint64_t next = UINT64_MAX, at;
+	size_t i;
+
+	player = list_first(&fuzz.lobby.away, struct lobby_player, away_node);
+	if (player)
+		next = player->away_until;
+	for (i = 0; i < FUZZ_ROOMS; i++)
+		if (fuzz.rooms[i].room &&
+		    (at = fuzz_deadline(fuzz.rooms[i].room)) < next)
+			next = at;
+	if (fuzz.lobby.config.ai_fill_after_ms)
+		for (struct list_node *pn = fuzz.lobby.pools.head; pn;
+		     pn = pn->next) {
+			const struct lobby_pool *pool =
+				list_entry(pn, struct lobby_pool, node);
+
+			player = list_first(&pool->queue, struct lobby_player,
+					    queue_node);
+			if (player &&
+			    (at = player->waiting_since +
+				  fuzz.lobby.config.ai_fill_after_ms) < next)
+				next = at;
+		}
+	return next;
+}
+
+static void fuzz_tick(void)
+{
 	uint64_t next;
 	const struct lobby_player *player;
 	bool gone[FUZZ_UIDS];
+	size_t i;
 	int k;
 
-	fuzz.now += step < 200 ? step * 50ULL : (step - 200ULL) * 60000;
 	for (k = 0; k < FUZZ_UIDS; k++) {
 		player = lobby_find(&fuzz.lobby, fuzz_uids[k]);
 		gone[k] = player && !player->conn &&
@@ -941,13 +1612,266 @@ static void fuzz_op_tick(void)
 			fuzz_check(player->away_until > fuzz.now,
 				   "an away seat outlived its deadline");
 	}
-	player = list_first(&fuzz.lobby.away, struct lobby_player, away_node);
-	fuzz_check(player ? next == player->away_until : next == UINT64_MAX,
-		   "tick returned %llu", (unsigned long long)next);
+	for (i = 0; i < FUZZ_ROOMS; i++)
+		if (fuzz.rooms[i].room)
+			fuzz_check(fuzz_deadline(fuzz.rooms[i].room) > fuzz.now,
+				   "a flag or first-move deadline passed "
+				   "the tick");
+	fuzz_check(next == fuzz_next_due(), "tick returned %llu, not %llu",
+		   (unsigned long long)next,
+		   (unsigned long long)fuzz_next_due());
+	fuzz_check(next > fuzz.now, "tick returned a time passed");
 	fuzz_check(fuzz_events_count(-1, EVENT_WINNER) +
-				   fuzz_events_count(-1, EVENT_DISCONNECT) ==
+				   fuzz_events_count(-1, EVENT_DISCONNECT) +
+				   fuzz_events_count(-1, EVENT_ANSWER) +
+				   fuzz_events_count(-1, EVENT_ROLE) ==
 			   (int)fuzz.event_count,
-		   "tick sent something but winner and disconnect");
+		   "tick sent something but winner, disconnect, a lapsed "
+		   "offer's answer and an engine match's role");
+}
+
+static void fuzz_op_tick(void)
+{
+	uint8_t step = fuzz_byte();
+
+	fuzz.now += step < 200 ? step * 50ULL : (step - 200ULL) * 60000;
+	fuzz_tick();
+}
+
+/*
+ * deadline D: the clock goes to the next time lobby_tick() is due, plus
+ * D % 3 - 1 ms; then a tick, unless D & 4: the next request comes late.
+ */
+static void fuzz_op_deadline(void)
+{
+	uint8_t d = fuzz_byte();
+	uint64_t next = fuzz_next_due();
+
+	if (next == UINT64_MAX)
+		return;
+	if (d % 3 == 0)
+		next -= next > 0;
+	else if (d % 3 == 2)
+		next++;
+	if (next > fuzz.now)
+		fuzz.now = next;
+	if (!(d & 4))
+		fuzz_tick();
+}
+
+/* resign P W: an abort instead when W & 1. */
+static void fuzz_op_resign(void)
+{
+	int k = fuzz_pick(fuzz_byte());
+	struct request req = { .type = (fuzz_byte() & 1) ? REQUEST_ABORT :
+							   REQUEST_RESIGN };
+
+	if (k >= 0)
+		fuzz_request_other(fuzz_player(k), &req);
+}
+
+/* offer P W: what W % 3 (takeback, draw, rematch); a redo when W is 255. */
+static void fuzz_op_offer(void)
+{
+	int k = fuzz_pick(fuzz_byte());
+	uint8_t w = fuzz_byte();
+	struct request req = { .type = w == 255 ? REQUEST_REDO : REQUEST_OFFER,
+			       .what = (enum offer_what)(w % OFFER_COUNT) };
+
+	if (k >= 0)
+		fuzz_request_other(fuzz_player(k), &req);
+}
+
+/* answer P W: what (W & 3) % 3, accepting when W & 4. */
+static void fuzz_op_answer(void)
+{
+	int k = fuzz_pick(fuzz_byte());
+	uint8_t w = fuzz_byte();
+	struct request req = { .type = REQUEST_ANSWER,
+			       .what = (enum offer_what)((w & 3) % OFFER_COUNT),
+			       .accept = (w & 4) != 0 };
+
+	if (k >= 0)
+		fuzz_request_other(fuzz_player(k), &req);
+}
+
+/*
+ * Client texts of protocol 2, good and bad, for protocol_parse(): what
+ * parses is carried out as the player's request.
+ */
+static const char *const fuzz_texts[] = {
+	"{\"type\":\"resign\"}",
+	"{\"type\":\"abort\"}",
+	"{\"type\":\"offer\",\"what\":\"draw\"}",
+	"{\"type\":\"offer\",\"what\":\"takeback\"}",
+	"{\"type\":\"offer\",\"what\":\"rematch\"}",
+	"{\"type\":\"offer\",\"what\":\"resign\"}",
+	"{\"type\":\"offer\"}",
+	"{\"type\":\"answer\",\"what\":\"draw\",\"accept\":true}",
+	"{\"type\":\"answer\",\"what\":\"draw\",\"accept\":false}",
+	"{\"type\":\"answer\",\"what\":\"rematch\",\"accept\":true}",
+	"{\"type\":\"answer\",\"what\":\"rematch\",\"accept\":false}",
+	"{\"type\":\"answer\",\"what\":\"takeback\",\"accept\":true}",
+	"{\"type\":\"answer\",\"what\":\"takeback\",\"accept\":0}",
+	"{\"type\":\"answer\",\"what\":\"draw\"}",
+	"{\"type\":\"redo\"}",
+	"{\"type\":\"move\",\"x\":0,\"y\":0}",
+};
+
+#define FUZZ_TEXTS (sizeof(fuzz_texts) / sizeof(fuzz_texts[0]))
+
+static const char *const fuzz_emote_words[] = {
+	"hello", "hurry", "nice",  "wow",  "oops", "thanks", "gg",
+	"smug",	 "",	  "HELLO", "kiss", "gg ",  "催促",
+};
+
+#define FUZZ_EMOTE_WORDS \
+	(sizeof(fuzz_emote_words) / sizeof(fuzz_emote_words[0]))
+
+/* Parses text as player k's message and carries out what it asks. */
+static void fuzz_text(int k, const char *text)
+{
+	struct lobby_player *player = fuzz_player(k);
+	struct request req;
+	const char *message = NULL;
+	enum error_code code;
+
+	memset(&req, 0, sizeof(req));
+	code = protocol_parse(text, strlen(text),
+			      lobby_player_board_size(player), &req, &message);
+	if (fuzz_trace)
+		fprintf(stderr, "  text %s: %d\n", text, code);
+	if (code != ERR_NONE) {
+		fuzz_check(message && message[0], "a refusal without text");
+		return;
+	}
+	if (req.type == REQUEST_EMOTE)
+		fuzz_check((unsigned)req.emote < EMOTE_COUNT &&
+				   !strstr(text, "\"\"") &&
+				   !strstr(text, "HELLO") &&
+				   !strstr(text, "kiss") &&
+				   !strstr(text, "gg \""),
+			   "protocol_parse took a bad emote: %s", text);
+	if (req.type == REQUEST_MOVE || req.type == REQUEST_BOARD)
+		fuzz_request(player, &req);
+	else if (req.type != REQUEST_PING && req.type != REQUEST_WINNER)
+		fuzz_request_other(player, &req);
+}
+
+/* emote P W: emote word W % 13 (8 good, then bad), as text. */
+static void fuzz_op_emote(void)
+{
+	int k = fuzz_pick(fuzz_byte());
+	uint8_t w = fuzz_byte();
+	char text[96];
+
+	if (k < 0)
+		return;
+	if (w == 255)
+		snprintf(text, sizeof(text), "{\"type\":\"emote\"}");
+	else
+		snprintf(text, sizeof(text),
+			 "{\"type\":\"emote\",\"emote\":\"%s\"}",
+			 fuzz_emote_words[w % FUZZ_EMOTE_WORDS]);
+	fuzz_text(k, text);
+}
+
+/* text P T: client text T % 16 of fuzz_texts. */
+static void fuzz_op_text(void)
+{
+	int k = fuzz_pick(fuzz_byte());
+	uint8_t t = fuzz_byte();
+
+	if (k >= 0)
+		fuzz_text(k, fuzz_texts[t % FUZZ_TEXTS]);
+}
+
+/* The sink's think: the engine is to move in room; keep its ticket. */
+static void fuzz_think(void *ctx, struct lobby_room *room)
+{
+	const struct lobby_player *human =
+		room->seats[role_other(room->ai_role)];
+	int k;
+
+	(void)ctx;
+	fuzz_check(room->ai_role != ROLE_NONE &&
+			   room->game.to_move == room->ai_role &&
+			   !game_is_over(&room->game) && human && !human->ai,
+		   "think asked for a room where the engine is not to move");
+	for (k = 0; k < FUZZ_UIDS; k++)
+		if (!strcmp(human->uid, fuzz_uids[k]))
+			break;
+	fuzz_check(k < FUZZ_UIDS, "think for an unknown player");
+	lobby_ai_ticket(room, &fuzz.tickets[k]);
+	fuzz.ticket_valid[k] = true;
+}
+
+/*
+ * engine P I: the engine's move asked for the (P % 6)-th player on (or
+ * after it) with a ticket: the (I % empty)-th empty cell of that room, an
+ * occupied cell when I is 254 (refused: then it forfeits), a forfeit when
+ * I is 255. The ticket may be stale.
+ */
+static void fuzz_op_engine(void)
+{
+	int start = fuzz_byte() % FUZZ_UIDS;
+	uint8_t pick = fuzz_byte();
+	const struct lobby_player *human;
+	const struct lobby_room *room = NULL;
+	int moves = 0;
+	int k, n, x = 0, y = 0, rc;
+
+	for (n = 0; n < FUZZ_UIDS; n++)
+		if (fuzz.ticket_valid[(start + n) % FUZZ_UIDS])
+			break;
+	if (n == FUZZ_UIDS)
+		return;
+	k = (start + n) % FUZZ_UIDS;
+	fuzz.ticket_valid[k] = false;
+	human = lobby_find(&fuzz.lobby, fuzz_uids[k]);
+	if (human && human->state == PLAYER_PLAYING &&
+	    human->room->ai_role != ROLE_NONE) {
+		const struct game *game = &human->room->game;
+		int cell = pick < 254	      ? fuzz_empty_cell(game, pick) :
+			   game->moves_played ? game->history[0] :
+						-1;
+
+		room = human->room;
+		moves = game->moves_played;
+		if (cell >= 0) {
+			x = cell % game->board.size;
+			y = cell / game->board.size;
+		}
+	}
+	if (pick == 255) {
+		rc = lobby_ai_forfeit(&fuzz.lobby, &fuzz.tickets[k], fuzz.now);
+		fuzz_check(rc == 0 || fuzz.event_count == 0 ||
+				   fuzz_events_count(-1, EVENT_WINNER) > 0,
+			   "a stale forfeit told something");
+		return;
+	}
+	rc = lobby_ai_move(&fuzz.lobby, &fuzz.tickets[k], x, y, fuzz.now);
+	if (rc == 0) {
+		fuzz_check(room && room->game.moves_played == moves + 1,
+			   "an engine move was not played");
+		if (human->conn)
+			fuzz_check(
+				fuzz_events_count(fuzz_conn_index(human->conn),
+						  EVENT_BOARD) == 1,
+				"the player did not see the engine's move");
+	} else if (rc == -EINVAL) {
+		fuzz_check(fuzz.event_count == 0 && room &&
+				   room->game.moves_played == moves,
+			   "a refused engine move changed something");
+		rc = lobby_ai_forfeit(&fuzz.lobby, &fuzz.tickets[k], fuzz.now);
+		fuzz_check(rc == 0 && game_is_over(&room->game) &&
+				   room->game.reason == REASON_FORFEIT,
+			   "the engine's forfeit did not end the game");
+	} else {
+		fuzz_check(rc == -ESTALE, "lobby_ai_move returned %d", rc);
+		fuzz_check(!room || room->game.moves_played == moves,
+			   "a stale engine move was played");
+	}
 }
 
 static void fuzz_op_restore(void)
@@ -987,11 +1911,15 @@ static void fuzz_op_restore(void)
 		valid = false;
 	}
 	if ((how >> 4) == 15) {
-		saved.board_size = size == BOARD_MAX_SIZE ? size - 1 : size + 1;
-		valid = false;
-	} else {
-		saved.board_size = size;
+		/* Another pool's size: its own pool. */
+		size = size == BOARD_MAX_SIZE ? size - 1 : size + 1;
+	} else if ((how >> 4) == 14) {
+		/* A timed game, its clocks 0 to 10 s. */
+		saved.tc = fuzz.keys[2].tc;
+		saved.clock_ms[ROLE_FRONT] = (int64_t)(who % 11) * 1000;
+		saved.clock_ms[ROLE_BACK] = (int64_t)(flags % 11) * 997;
 	}
+	saved.board_size = size;
 	saved.rule = (flags & 1) ? RULE_STANDARD : RULE_FREESTYLE;
 	saved.full_board = (flags & 2) ? FULL_BOARD_DRAW : FULL_BOARD_BACK;
 	saved.uid[ROLE_FRONT] = fuzz_uids[who % FUZZ_UIDS];
@@ -1054,7 +1982,24 @@ static void fuzz_op_restore(void)
 			   "restored seat %d is wrong", u);
 	}
 	/* The journal knows the game already: every move is on record. */
-	fuzz_room_add(room)->moves_recorded = room->game.moves_played;
+	fuzz_check(fuzz_key_equal(&room->pool->key, &room->game) &&
+			   room->pool->key.size == size &&
+			   time_control_equal(room->pool->key.tc, saved.tc),
+		   "a restored room is in another pool");
+	if (time_control_timed(saved.tc))
+		fuzz_check(room->game.clock.left_ms[ROLE_FRONT] ==
+					   saved.clock_ms[ROLE_FRONT] &&
+				   room->game.clock.left_ms[ROLE_BACK] ==
+					   saved.clock_ms[ROLE_BACK],
+			   "a restored game's clocks are not the saved ones");
+	{
+		struct fuzz_room *entry = fuzz_room_add(room);
+
+		entry->moves_recorded = room->game.moves_played;
+		entry->seats[ROLE_FRONT] = room->seats[ROLE_FRONT];
+		entry->seats[ROLE_BACK] = room->seats[ROLE_BACK];
+		entry->pool = room->pool;
+	}
 	fuzz.restored++;
 }
 
@@ -1087,11 +2032,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.full_board = (header[1] & 2) ? FULL_BOARD_DRAW :
 						FULL_BOARD_BACK,
 		.reconnect_grace_ms = fuzz.grace,
+		.first_move_ms = (header[0] & 8) ? 2000 : 5000,
+		.ai_fill_after_ms = (header[1] & 0x40) ? 20000 : 0,
+		.ai_fill_level = ENGINE_EASY,
 	};
+	if (header[1] & 0x20) /* the default pool is timed too: 10+1 */
+		config.time_control = (struct time_control){ .base_ms = 10000,
+							     .inc_ms = 1000 };
+	/* The pools a join names: 1 another size, 2 10+0, 3 10+2 on 6x6. */
+	fuzz.keys[0] = (struct lobby_pool_key){ config.board_size, config.rule,
+						config.time_control };
+	fuzz.keys[1] = (struct lobby_pool_key){ config.board_size == 7 ? 9 : 7,
+						config.rule,
+						{ 0, 0 } };
+	fuzz.keys[2] = (struct lobby_pool_key){ config.board_size,
+						config.rule,
+						{ 10000, 0 } };
+	fuzz.keys[3] =
+		(struct lobby_pool_key){ 6, RULE_FREESTYLE, { 10000, 2000 } };
+	for (i = 0; i < 4; i++)
+		fuzz_check(lobby_pool_key_valid(&fuzz.keys[i]),
+			   "pool %zu is not valid", i);
 	fuzz_check(!lobby_init(&fuzz.lobby, &config,
 			       (struct lobby_random){ fuzz_fill_random, NULL },
 			       (struct lobby_sink){ .send = fuzz_send,
-						    .record = fuzz_record }),
+						    .record = fuzz_record,
+						    .think = fuzz_think }),
 		   "lobby_init refused a good config");
 
 	if (fuzz_trace < 0)
@@ -1105,9 +2071,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (fuzz_trace)
 			fprintf(stderr, "op %u at byte %zu, now %llu\n",
-				op % 10, fuzz.pos - 1,
-				(unsigned long long)fuzz.now);
-		switch (op % 10) {
+				op < 0xa0 ? op % 10 : 10 + (op - 0xa0) % 8,
+				fuzz.pos - 1, (unsigned long long)fuzz.now);
+		switch (op < 0xa0 ? op % 10 : 10 + (op - 0xa0) % 8) {
 		case 0:
 		case 9:
 			fuzz_op_connect();
@@ -1130,8 +2096,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 6:
 			fuzz_op_restore();
 			break;
-		default:
+		case 7:
+		case 8:
 			fuzz_op_play();
+			break;
+		case 10:
+			fuzz_op_join();
+			break;
+		case 11:
+			fuzz_op_resign();
+			break;
+		case 12:
+			fuzz_op_offer();
+			break;
+		case 13:
+			fuzz_op_answer();
+			break;
+		case 14:
+			fuzz_op_emote();
+			break;
+		case 15:
+			fuzz_op_text();
+			break;
+		case 16:
+			fuzz_op_engine();
+			break;
+		default:
+			fuzz_op_deadline();
 			break;
 		}
 		fuzz_check_lobby();

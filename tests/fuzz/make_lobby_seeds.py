@@ -12,9 +12,59 @@ SIZES = [5, 5, 6, 7, 8, 10, 15, 25]
 GRACES = [0, 1, 999, 1000, 1001, 2500, 30000, 3600000]
 
 
-def header(size, grace, rule=0, full_board=0, clock=1):
-    return bytes([SIZES.index(size), rule | full_board << 1 |
-                  GRACES.index(grace) << 2, clock >> 8 & 255, clock & 255])
+def header(size, grace, rule=0, full_board=0, clock=1, timed=0, fill=0,
+           short_first=0):
+    return bytes([SIZES.index(size) | short_first << 3,
+                  rule | full_board << 1 | GRACES.index(grace) << 2 |
+                  timed << 5 | fill << 6, clock >> 8 & 255, clock & 255])
+
+
+# Protocol 2's operations: one byte 0xa0 + N, then their arguments.
+def join(k, name=1, pool=0, ai=0, level=0):
+    """pool: 0 the default, 1 another size, 2 10+0, 3 10+2 on 6x6."""
+    return bytes([0xa0, k, name, pool | ai << 2 | level << 3])
+
+
+def resign(p):
+    return bytes([0xa1, p, 0])
+
+
+def abort(p):
+    return bytes([0xa1, p, 1])
+
+
+WHAT = {"takeback": 0, "draw": 1, "rematch": 2}
+
+
+def offer(p, what):
+    return bytes([0xa2, p, WHAT[what]])
+
+
+def redo(p):
+    return bytes([0xa2, p, 255])
+
+
+def answer(p, what, accept):
+    return bytes([0xa3, p, WHAT[what] | accept << 2])
+
+
+def emote(p, word):
+    """word: 0-7 the list, 8-12 bad ones, 255 none."""
+    return bytes([0xa4, p, word])
+
+
+def text(p, t):
+    return bytes([0xa5, p, t])
+
+
+def engine(p, pick):
+    """pick: an empty cell; 254 an occupied one; 255 a forfeit."""
+    return bytes([0xa6, p, pick])
+
+
+def deadline(d=1):
+    """To the next deadline (d % 3 - 1 ms); no tick when d & 4."""
+    return bytes([0xa7, d])
 
 
 def connect(k, name=1):
@@ -40,6 +90,10 @@ def tick(step):
 
 def ping(p, claim=0):
     return bytes([4, p, claim])
+
+
+def play(p, pick):
+    return bytes([7, p, pick])
 
 
 def board(p, role_byte, edits):
@@ -127,6 +181,65 @@ def seeds():
     yield "refusals", header(25, 1) + connect(0) + move(0, 1, 1) + \
         ping(0) + connect(1) + move(0, 0xf0, 3) + move(1, 0xf8, 0xf5) + \
         both(24, 24) + both(24, 24) + tick(0) + disconnect(0) + tick(1)
+
+    # Protocol 2.
+    both_pools = header(15, 30000) + join(0, 1, 2) + join(1, 2, 2)
+    yield "timed-flag", both_pools + both(0, 0) + both(1, 1) + \
+        both(2, 2) + deadline(1) + both(3, 3) + offer(0, "rematch") + \
+        offer(1, "rematch") + answer(0, "rematch", 1) + \
+        answer(1, "rematch", 1) + deadline(1)
+    yield "first-move-abort", header(15, 30000, short_first=1) + \
+        join(0, 1, 3) + join(1, 1, 3) + deadline(1) + join(2, 1, 2) + \
+        join(3, 1, 2) + both(0, 0) + deadline(5) + both(1, 1)
+    yield "late-request", both_pools + both(0, 0) + both(1, 1) + \
+        deadline(6) + both(2, 2) + resign(0) + emote(1, 0)
+    yield "timed-default-away", header(7, 2500, timed=1) + connect(0) + \
+        connect(1) + both(0, 0) + both(1, 1) + disconnect(0) + \
+        deadline(0) + deadline(1) + deadline(2)
+    yield "resign", header(15, 1000) + connect(0) + connect(1) + \
+        both(0, 0) + resign(0) + resign(1) + offer(0, "draw")
+    yield "abort", header(8, 1000) + connect(0) + connect(1) + abort(0) + \
+        abort(1) + connect(2) + connect(3) + both(0, 0) + both(1, 1) + \
+        abort(0) + abort(1)
+    yield "draw-agreed", header(15, 1000) + connect(0) + connect(1) + \
+        both(0, 0) + offer(0, "draw") + offer(1, "draw") + \
+        answer(0, "draw", 1) + answer(1, "draw", 1)
+    yield "draw-declined", header(15, 1000) + connect(0) + connect(1) + \
+        offer(0, "draw") + answer(1, "draw", 0) + answer(0, "draw", 0) + \
+        offer(0, "draw") + offer(1, "draw") + tick(199) + \
+        offer(0, "draw") + offer(1, "draw") + both(0, 0) + \
+        offer(0, "draw") + disconnect(1, 1)
+    yield "takeback", header(10, 1000) + connect(0) + connect(1) + \
+        both(0, 0) + both(1, 1) + both(2, 2) + offer(0, "takeback") + \
+        offer(1, "takeback") + answer(0, "takeback", 1) + \
+        answer(1, "takeback", 1) + both(5, 5) + redo(0)
+    yield "rematch", header(15, 1000) + connect(0) + connect(1) + \
+        five(15) + offer(0, "rematch") + offer(1, "rematch") + \
+        answer(0, "rematch", 1) + answer(1, "rematch", 1) + both(7, 7) + \
+        resign(0) + offer(0, "rematch") + answer(1, "rematch", 0) + \
+        answer(0, "rematch", 0) + disconnect(0)
+    emotes = header(15, 1000) + connect(0) + emote(0, 0) + connect(1)
+    for word in list(range(13)) + [255]:
+        emotes += emote(0, word) + emote(1, word) + tick(61)
+    yield "emotes", emotes
+    texts = header(15, 1000) + connect(0) + text(0, 0) + connect(1)
+    for t in range(16):
+        texts += text(0, t) + text(1, t)
+    yield "texts", texts + both(1, 1) + text(0, 3) + text(1, 11) + \
+        text(0, 11)
+    ai = header(15, 30000) + join(0, 1, 0, 1) + engine(0, 0)
+    for i in range(6):
+        ai += move(0, i, 0) + engine(0, 17 + i)
+    ai += offer(0, "takeback") + redo(0) + offer(0, "draw") + \
+        engine(0, 254) + offer(0, "rematch") + engine(0, 3) + \
+        disconnect(0) + connect(0) + engine(0, 255)
+    yield "engine", ai
+    yield "engine-timed", header(15, 30000) + join(1, 1, 3, 1, 2) + \
+        engine(0, 1) + play(0, 0) + engine(0, 2) + play(0, 5) + \
+        deadline(1) + offer(0, "rematch") + deadline(1)
+    yield "engine-fill", header(15, 1000, fill=1) + connect(0) + \
+        join(1, 1, 1) + tick(199) + tick(250) + engine(0, 3) + \
+        engine(1, 4) + play(0, 1) + play(1, 2)
 
 
 def main():

@@ -165,6 +165,8 @@ static void a_player_who_leaves_declines_a_pending_rematch(void **state)
 	forget_records(f);
 	lobby_disconnect(&f->lobby, p1, true, T0 + 1000);
 	expect_int(events_to(f, 0, EVENT_ANSWER), 1);
+	/* the player who left is told nothing more */
+	expect_int(events_to(f, 1, EVENT_ANSWER), 0);
 	expect_int(events_to(f, 0, EVENT_DISCONNECT), 1);
 	expect_int(events_to(f, 0, EVENT_WINNER), 0);
 	answer_at = event_index(f, 0, EVENT_ANSWER);
