@@ -134,3 +134,30 @@ bool identity_check_name(const char *name, char out[NAME_MAX_BYTES + 1])
 	out[end - start] = '\0';
 	return true;
 }
+
+/* The base64url alphabet (RFC 4648 section 5). */
+static const char identity_base64url[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+void identity_format_invite(const uint8_t bytes[INVITE_BYTES],
+			    char out[INVITE_LEN + 1])
+{
+	int n = 0;
+
+	for (int i = 0; i < INVITE_BYTES; i += 3) {
+		uint32_t group = (uint32_t)bytes[i] << 16 |
+				 (uint32_t)bytes[i + 1] << 8 | bytes[i + 2];
+
+		for (int shift = 18; shift >= 0; shift -= 6)
+			out[n++] = identity_base64url[(group >> shift) & 63];
+	}
+	out[n] = '\0';
+}
+
+bool identity_check_invite(const char *text)
+{
+	size_t len = strlen(text);
+
+	return len == INVITE_LEN &&
+	       strspn(text, identity_base64url) == INVITE_LEN;
+}

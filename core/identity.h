@@ -11,6 +11,8 @@
 #define UID_LEN 36			    /* canonical 8-4-4-4-12 form */
 #define NAME_MAX_CHARS 20		    /* display name, in characters */
 #define NAME_MAX_BYTES (NAME_MAX_CHARS * 4) /* ... in UTF-8 bytes */
+#define INVITE_LEN 12 /* an invite code: 72 random bits, base64url */
+#define INVITE_BYTES 9 /* ... from this many random bytes */
 
 /*
  * Checks a uid in canonical 8-4-4-4-12 hex form, any case, and writes its
@@ -31,6 +33,13 @@ void identity_format_uuid(const uint8_t bytes[16], char out[UID_LEN + 1]);
  */
 void identity_format_room_id(uint64_t order, const uint8_t bytes[16],
 			     char out[UID_LEN + 1]);
+
+/* An invite code from INVITE_BYTES random bytes: base64url, no padding. */
+void identity_format_invite(const uint8_t bytes[INVITE_BYTES],
+			    char out[INVITE_LEN + 1]);
+
+/* True when text is an invite code's form (INVITE_LEN base64url). */
+bool identity_check_invite(const char *text);
 
 /*
  * Checks a display name: leading and trailing spaces trimmed, then 1 to

@@ -152,8 +152,10 @@ void lobby_release(struct lobby *lobby)
 					room->seats[room->ai_role] = NULL;
 				}
 				if (!room->seats[ROLE_FRONT] &&
-				    !room->seats[ROLE_BACK])
+				    !room->seats[ROLE_BACK]) {
+					room_spectators_free(room);
 					room_free(lobby, room);
+				}
 			}
 			free(player);
 		}
@@ -170,6 +172,9 @@ void lobby_release(struct lobby *lobby)
 	}
 	lobby->default_pool = NULL;
 	deadline_release(&lobby->timers);
+	watch_release(lobby);
+	room_index_release(lobby);
+	lobby->invites = (struct list){ 0 };
 	lobby->away = (struct list){ 0 };
 	memset(&lobby->stats, 0, sizeof(lobby->stats));
 }
@@ -314,6 +319,15 @@ static struct lobby_player *lobby_player_new(const char *uid, const char *name,
 	return player;
 }
 
+/* Tells player the code of the invite it waits on. */
+static void lobby_tell_invite(struct lobby *lobby,
+			      const struct lobby_player *player)
+{
+	struct event ev = { .type = EVENT_INVITE, .invite = player->invite };
+
+	room_tell(lobby, player, &ev);
+}
+
 /*
  * The seat of uid passes to conn: the old connection is told it was
  * replaced, or an away player is back (its opponent is told); then it
@@ -331,10 +345,14 @@ static void lobby_take_seat(struct lobby *lobby, struct lobby_player *player,
 		lobby_away_remove(lobby, player);
 		if (opponent)
 			room_tell_simple(lobby, opponent, EVENT_OPPONENT_BACK);
+		player->conn = conn;
+		room_spectators_seat(lobby, player->room, player, now_ms);
 	}
 	player->conn = conn;
 	lobby_copy(player->name, sizeof(player->name), name);
-	if (player->state == PLAYER_WAITING)
+	if (player->state == PLAYER_WAITING && player->invite[0])
+		lobby_tell_invite(lobby, player);
+	else if (player->state == PLAYER_WAITING)
 		room_tell_simple(lobby, player, EVENT_WAITING);
 	else
 		room_resume(lobby, player, now_ms);
@@ -378,6 +396,97 @@ static struct lobby_player *lobby_queue_new(struct lobby *lobby,
 	return player;
 }
 
+/* The player waiting with invite code; NULL when none. */
+static struct lobby_player *lobby_invite_find(const struct lobby *lobby,
+					      const char *code)
+{
+	for (struct list_node *node = lobby->invites.head; node;
+	     node = node->next) {
+		struct lobby_player *player =
+			list_entry(node, struct lobby_player, queue_node);
+
+		if (!strcmp(player->invite, code))
+			return player;
+	}
+	return NULL;
+}
+
+bool lobby_invite_open(const struct lobby *lobby, const char *code)
+{
+	return code && code[0] && lobby_invite_find(lobby, code);
+}
+
+/*
+ * The creator of an invite is no longer waiting on it (matched, or
+ * gone): out of the invites, the pool let go, the code dead.
+ */
+static void lobby_invite_remove(struct lobby *lobby,
+				struct lobby_player *player)
+{
+	list_remove(&lobby->invites, &player->queue_node);
+	player->invite[0] = '\0';
+	lobby_pool_drop(lobby, player->pool);
+	player->pool = NULL;
+}
+
+/*
+ * A new seat for a uid with none, waiting in pool on a new invite code
+ * (random, told to it). NULL on out of memory.
+ */
+static struct lobby_player *lobby_invite_new(struct lobby *lobby,
+					     const struct lobby_join *join,
+					     struct lobby_pool *pool,
+					     void *conn, uint64_t now_ms)
+{
+	struct lobby_player *player =
+		lobby_player_new(join->uid, join->name, conn);
+	uint8_t bytes[INVITE_BYTES];
+
+	if (!player)
+		return NULL;
+	/* A code taken already (72 bits: never, but cheap to rule out). */
+	do {
+		lobby->random.fill(lobby->random.ctx, bytes, sizeof(bytes));
+		identity_format_invite(bytes, player->invite);
+	} while (lobby_invite_find(lobby, player->invite));
+	lobby_seat_add(lobby, player);
+	player->state = PLAYER_WAITING;
+	player->waiting_since = now_ms;
+	player->pool = pool;
+	pool->refs++;
+	list_append(&lobby->invites, &player->queue_node);
+	lobby_tell_invite(lobby, player);
+	return player;
+}
+
+/*
+ * A new seat for a uid with none, playing the creator of invite code at
+ * once in a private room of the creator's pool. NULL on out of memory or
+ * when no invite waits with code.
+ */
+static struct lobby_player *lobby_invite_accept(struct lobby *lobby,
+						const struct lobby_join *join,
+						void *conn, uint64_t now_ms)
+{
+	struct lobby_player *creator = lobby_invite_find(lobby, join->invite);
+	struct lobby_player *player;
+	struct lobby_room *room;
+
+	if (!creator)
+		return NULL;
+	player = lobby_player_new(join->uid, join->name, conn);
+	room = player ? room_alloc(lobby, creator->pool) : NULL;
+	if (!room) {
+		free(player);
+		return NULL;
+	}
+	room->private = true;
+	lobby_seat_add(lobby, player);
+	lobby_invite_remove(lobby, creator);
+	room_match(lobby, room, creator, player, now_ms);
+	return player;
+}
+
 struct lobby_player *lobby_join(struct lobby *lobby,
 				const struct lobby_join *join, void *conn,
 				uint64_t now_ms)
@@ -389,11 +498,15 @@ struct lobby_player *lobby_join(struct lobby *lobby,
 		lobby_take_seat(lobby, player, join->name, conn, now_ms);
 		return player;
 	}
+	if (join->invite && strcmp(join->invite, "new"))
+		return lobby_invite_accept(lobby, join, conn, now_ms);
 	pool = lobby_pool_get(lobby, join->pool ? join->pool :
 						  &lobby->default_pool->key);
 	if (!pool)
 		return NULL;
-	if (!join->ai) {
+	if (join->invite) {
+		player = lobby_invite_new(lobby, join, pool, conn, now_ms);
+	} else if (!join->ai) {
 		player = lobby_queue_new(lobby, join, pool, conn, now_ms);
 	} else {
 		/* Seated first: the engine may be asked to move at once. */
@@ -494,7 +607,9 @@ static void lobby_leave(struct lobby *lobby, struct lobby_player *player,
 	/* Away means no connection: a deadline can be 0 (grace 0 at 0 ms). */
 	if (!player->conn)
 		lobby_away_remove(lobby, player);
-	if (player->state == PLAYER_WAITING)
+	if (player->state == PLAYER_WAITING && player->invite[0])
+		lobby_invite_remove(lobby, player);
+	else if (player->state == PLAYER_WAITING)
 		lobby_queue_remove(lobby, player);
 	else
 		room_leave(lobby, player, now_ms);
@@ -518,6 +633,7 @@ void lobby_disconnect(struct lobby *lobby, struct lobby_player *player,
 	opponent = player->room->seats[role_other(player->role)];
 	if (opponent)
 		room_tell_away(lobby, opponent, player, now_ms);
+	room_spectators_seat(lobby, player->room, player, now_ms);
 }
 
 /*
@@ -585,6 +701,13 @@ uint64_t lobby_tick(struct lobby *lobby, uint64_t now_ms)
 	if (player && player->away_until < next)
 		next = player->away_until;
 	timer = deadline_first(&lobby->timers);
+	if (timer && timer->at < next)
+		next = timer->at;
+	/* Spectator counts waiting for their second to pass. */
+	while ((timer = deadline_first(&lobby->counts)) && timer->at <= now_ms)
+		room_count_due(lobby,
+			       list_entry(timer, struct lobby_room, count_due),
+			       now_ms);
 	if (timer && timer->at < next)
 		next = timer->at;
 	return next;

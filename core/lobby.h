@@ -47,7 +47,11 @@ struct lobby_config {
 	uint64_t ai_fill_after_ms;	 /* a player waiting this long plays the
 				      * engine; 0: never */
 	enum engine_level ai_fill_level; /* the engine's level then */
+	unsigned long max_spectators;	 /* per room; 0: none */
 };
+
+/* Players hear a new spectator count at most this often. */
+#define LOBBY_COUNT_INTERVAL_MS 1000
 
 /* A declined offer cannot be made again for this long. */
 #define LOBBY_OFFER_COOLDOWN_MS 10000
@@ -147,9 +151,24 @@ struct lobby_player {
 	uint64_t offer_again_at[OFFER_COUNT]; /* no offer of that kind
 					       * before then */
 	uint64_t emote_again_at;	/* no emote before then */
+	char invite[INVITE_LEN + 1];	/* PLAYER_WAITING: the code of its
+					 * private game (queue_node is then in
+					 * the lobby's invites, pool held);
+					 * "" when in a pool's queue */
 	bool ai;			/* the engine's seat: no uid, no
 					 * connection, not in the seat table */
 	enum engine_level level;	/* ai: the engine's level */
+};
+
+/*
+ * One of these per connection watching a room (?watch=ROOM). The lobby
+ * owns it from lobby_watch() to lobby_unwatch().
+ */
+struct lobby_spectator {
+	void *conn;		 /* the server's connection */
+	struct lobby_room *room; /* the room watched; NULL once it closed */
+	struct list_node node;	 /* in the room's spectators, or in the
+				  * lobby's list of those whose room closed */
 };
 
 /* One of these per pair of matched players. */
@@ -169,6 +188,15 @@ struct lobby_room {
 	struct deadline deadline; /* timed and live: when its flag falls
 				   * or it is aborted for want of a first
 				   * move (in the lobby's timers) */
+	struct list spectators;	  /* struct lobby_spectator, by arrival */
+	unsigned long count_told; /* the spectator count players last heard */
+	uint64_t count_next;	  /* no count told before then */
+	struct deadline count_due; /* a new count waiting for count_next
+				    * (in the lobby's counts) */
+	struct lobby_room *id_next; /* room table chain */
+	struct list_node open_node; /* in the lobby's open rooms */
+	bool indexed;		    /* in the room table and list */
+	bool private;		    /* made by an invite: not listed */
 	uint16_t *redo;	    /* engine rooms: the moves taken back,
 					* the latest taken back last */
 	int redo_count;
@@ -202,6 +230,7 @@ struct lobby_stats {
 	unsigned long offers[OFFER_COUNT][2]; /* answered, by what and
 					       * [accepted] */
 	unsigned long emotes; /* emotes relayed */
+	unsigned long spectators; /* watching now */
 };
 
 /* One of these per server. */
@@ -213,6 +242,12 @@ struct lobby {
 	struct lobby_pool *default_pool; /* lobby_config's */
 	struct list away;	     /* away seats, earliest deadline first */
 	struct deadline_heap timers; /* timed live rooms' deadlines */
+	struct deadline_heap counts; /* spectator counts waiting to be told */
+	struct lobby_room **rooms_by_id; /* open rooms by id: hash table */
+	size_t room_buckets;		 /* power of two */
+	struct list rooms;		 /* open rooms, oldest first */
+	struct list unwatched; /* spectators whose room closed */
+	struct list invites;   /* players waiting on their invite code */
 	struct lobby_player **seats; /* uid hash table */
 	size_t seat_buckets;	     /* power of two */
 	struct lobby_stats stats;
@@ -261,12 +296,24 @@ struct lobby_join {
 	const struct lobby_pool_key *pool; /* valid; NULL: the default */
 	bool ai;			   /* play the engine at once */
 	enum engine_level level;	   /* ai: its level */
+	const char *invite;		   /* NULL; "new": a private game, its
+					    * code told (invite); or a code:
+					    * play its creator (pool ignored) */
 };
+
+/* True while code (any text) is an invite waiting for its player. */
+bool lobby_invite_open(const struct lobby *lobby, const char *code);
 
 /*
  * lobby_connect() or lobby_connect_ai() in the pool join names: a uid
- * with a seat resumes it, whatever pool it asks for. NULL on out of
- * memory (nothing changed).
+ * with a seat resumes it, whatever pool it asks for. With invite "new",
+ * the player waits alone for whoever comes with the code it is told
+ * (invite); with a code, it plays that invite's creator at once, in the
+ * creator's pool, random sides, in a private room (room->private: left
+ * out of the lists of live rooms, still watchable). NULL on out of
+ * memory, or
+ * for a code no invite waits with (nothing changed: check
+ * lobby_invite_open() first to tell the player why).
  */
 struct lobby_player *lobby_join(struct lobby *lobby,
 				const struct lobby_join *join, void *conn,
@@ -369,6 +416,36 @@ void lobby_request(struct lobby *lobby, struct lobby_player *player,
  * happens and is recorded, for the journal to keep once it can.
  */
 void lobby_pause(struct lobby *lobby, bool paused);
+
+/*
+ * A connection conn (not NULL) watches the open room of room_id (a
+ * canonical UUID): it gets spectate, the board, and the winner when the
+ * game is over (and opponent_away for a seat away), then what the
+ * players get of the game: board, winner, emote, opponent_away and
+ * opponent_back (with the seat's role), and the rematch's room. Its
+ * players hear the new count (at most once a second). NULL with *code
+ * ERR_NO_SUCH_ROOM, ERR_TOO_MANY_SPECTATORS, or ERR_NONE for out of
+ * memory; nothing is sent then.
+ */
+struct lobby_spectator *lobby_watch(struct lobby *lobby, const char *room_id,
+				    void *conn, uint64_t now_ms,
+				    enum error_code *code);
+
+/* The spectator's connection closed: it is freed. */
+void lobby_unwatch(struct lobby *lobby, struct lobby_spectator *spectator,
+		   uint64_t now_ms);
+
+/* A spectator's request: pong to a ping, error spectator to the rest. */
+void lobby_spectator_request(struct lobby *lobby,
+			     const struct lobby_spectator *spectator,
+			     const struct request *req);
+
+/*
+ * Calls fn for each open room, newest first, until it returns false.
+ */
+void lobby_each_room(const struct lobby *lobby,
+		     bool (*fn)(void *ctx, const struct lobby_room *room),
+		     void *ctx);
 
 /* Calls fn for every pool, the default first. */
 void lobby_each_pool(const struct lobby *lobby,

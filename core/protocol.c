@@ -40,6 +40,10 @@ static const char *const error_code_names[ERR_COUNT] = {
 	[ERR_TOO_LATE] = "too_late",
 	[ERR_OPPONENT_GONE] = "opponent_gone",
 	[ERR_BAD_EMOTE] = "bad_emote",
+	[ERR_SPECTATOR] = "spectator",
+	[ERR_NO_SUCH_ROOM] = "no_such_room",
+	[ERR_TOO_MANY_SPECTATORS] = "too_many_spectators",
+	[ERR_NO_SUCH_INVITE] = "no_such_invite",
 };
 
 /* The protocol words of the offers, indexed by enum offer_what. */
@@ -346,7 +350,8 @@ static bool protocol_add_clock(cJSON *root, const struct game *game,
 /* The protocol_encode_*() helpers add one event's fields; false on OOM. */
 static bool protocol_encode_welcome(cJSON *root, const struct event *ev)
 {
-	return cJSON_AddStringToObject(root, "uid", ev->uid ? ev->uid : "") &&
+	/* A spectator has no uid: none is sent. */
+	return (!ev->uid || cJSON_AddStringToObject(root, "uid", ev->uid)) &&
 	       cJSON_AddNumberToObject(root, "protocol", PROTOCOL_VERSION) &&
 	       cJSON_AddNumberToObject(root, "size", ev->size) &&
 	       cJSON_AddStringToObject(root, "rule", rule_name(ev->rule)) &&
@@ -420,9 +425,61 @@ static bool protocol_encode_error(cJSON *root, const struct event *ev)
 				       ev->text ? ev->text : "");
 }
 
+/* "role" of the seat an away or back event is about, to a spectator. */
+static bool protocol_add_seat(cJSON *root, const struct event *ev)
+{
+	return (ev->by != ROLE_FRONT && ev->by != ROLE_BACK) ||
+	       cJSON_AddStringToObject(root, "role", role_name(ev->by));
+}
+
 static bool protocol_encode_away(cJSON *root, const struct event *ev)
 {
-	return cJSON_AddNumberToObject(root, "seconds", ev->seconds);
+	return cJSON_AddNumberToObject(root, "seconds", ev->seconds) &&
+	       protocol_add_seat(root, ev);
+}
+
+static bool protocol_encode_back(cJSON *root, const struct event *ev)
+{
+	return protocol_add_seat(root, ev);
+}
+
+/* {"type":"spectate","room":ID,"size":N,"rule":R,"tc":T,"players":{…}} */
+static bool protocol_encode_spectate(cJSON *root, const struct event *ev)
+{
+	static const enum role sides[] = { ROLE_FRONT, ROLE_BACK };
+	cJSON *players;
+
+	if (!cJSON_AddStringToObject(root, "room",
+				     ev->room_id ? ev->room_id : "") ||
+	    !cJSON_AddNumberToObject(root, "size", ev->size) ||
+	    !cJSON_AddStringToObject(root, "rule", rule_name(ev->rule)) ||
+	    !protocol_add_tc(root, ev->tc))
+		return false;
+	players = cJSON_AddObjectToObject(root, "players");
+	if (!players)
+		return false;
+	for (size_t i = 0; i < sizeof(sides) / sizeof(*sides); i++) {
+		const char *name = ev->names[sides[i]];
+		cJSON *player =
+			cJSON_AddObjectToObject(players, role_name(sides[i]));
+
+		if (!player ||
+		    (name && name[0] &&
+		     !cJSON_AddStringToObject(player, "name", name)))
+			return false;
+	}
+	return true;
+}
+
+static bool protocol_encode_spectators(cJSON *root, const struct event *ev)
+{
+	return cJSON_AddNumberToObject(root, "count", (double)ev->count);
+}
+
+static bool protocol_encode_invite(cJSON *root, const struct event *ev)
+{
+	return cJSON_AddStringToObject(root, "code",
+				       ev->invite ? ev->invite : "");
 }
 
 static bool protocol_encode_offer(cJSON *root, const struct event *ev)
@@ -504,7 +561,14 @@ static const struct protocol_message {
 	{ "pong", NO_REQUEST, NULL, EVENT_PONG, NULL, NULL },
 	{ "opponent_away", NO_REQUEST, NULL, EVENT_OPPONENT_AWAY,
 	  protocol_encode_away, NULL },
-	{ "opponent_back", NO_REQUEST, NULL, EVENT_OPPONENT_BACK, NULL, NULL },
+	{ "opponent_back", NO_REQUEST, NULL, EVENT_OPPONENT_BACK,
+	  protocol_encode_back, NULL },
+	{ "spectate", NO_REQUEST, NULL, EVENT_SPECTATE, protocol_encode_spectate,
+	  NULL },
+	{ "spectators", NO_REQUEST, NULL, EVENT_SPECTATORS,
+	  protocol_encode_spectators, NULL },
+	{ "invite", NO_REQUEST, NULL, EVENT_INVITE, protocol_encode_invite,
+	  NULL },
 };
 
 #define PROTOCOL_MESSAGES \

@@ -48,6 +48,10 @@ enum error_code {
 	ERR_TOO_LATE,	     /* an abort once 2 moves were played */
 	ERR_OPPONENT_GONE,   /* a rematch offered to a player who left */
 	ERR_BAD_EMOTE,	     /* an emote not in the list */
+	ERR_SPECTATOR,	     /* a spectator's game message */
+	ERR_NO_SUCH_ROOM,    /* watch=ROOM of no open room */
+	ERR_TOO_MANY_SPECTATORS, /* the room has --max-spectators */
+	ERR_NO_SUCH_INVITE,  /* invite=CODE of no open invite */
 	ERR_COUNT	     /* number of codes, for counters */
 };
 
@@ -156,6 +160,9 @@ enum event_type {
 	EVENT_OFFER,	     /* `what` was offered, by `by` */
 	EVENT_ANSWER,	     /* an offer was answered, by `by` */
 	EVENT_EMOTE,	     /* the opponent (`by`) sent an emote */
+	EVENT_SPECTATE,	     /* to a spectator: the room it watches */
+	EVENT_SPECTATORS,    /* to players: how many watch (`count`) */
+	EVENT_INVITE,	     /* to an invite's creator: its `code` */
 };
 
 /* One server message; which fields count depends on type. */
@@ -179,6 +186,10 @@ struct event {
 	enum error_code code;	   /* ERROR */
 	const char *text;	   /* ERROR message, DISCONNECT text */
 	int seconds;		   /* OPPONENT_AWAY: how long the seat waits */
+	const char *names[ROLE_COUNT]; /* SPECTATE: the players' names,
+					* NULL or "" for none */
+	unsigned long count;	   /* SPECTATORS */
+	const char *invite;	   /* INVITE: the code */
 	bool resume;		   /* BOARD: the whole position for a returning
 				    * player: never compact */
 	bool compact;		   /* BOARD: leave content out (set by the
@@ -189,7 +200,9 @@ struct event {
 	bool accept;		   /* ANSWER: the offer was accepted */
 	enum offer_what what;	   /* OFFER, ANSWER */
 	enum emote emote;	   /* EMOTE */
-	enum role by; /* OFFER, ANSWER, EMOTE: who offered, answered, sent */
+	enum role by; /* OFFER, ANSWER, EMOTE: who offered, answered, sent;
+		       * OPPONENT_AWAY, OPPONENT_BACK to a spectator: whose
+		       * seat (ROLE_NONE to a player: omitted) */
 };
 
 /*

@@ -96,6 +96,7 @@ static void room_broadcast_game(struct lobby *lobby, struct lobby_room *room,
 			    .now_ms = now_ms };
 
 	room_broadcast(lobby, room, &ev);
+	room_tell_spectators(lobby, room, &ev);
 }
 
 /*
@@ -223,6 +224,7 @@ struct lobby_room *room_alloc(const struct lobby *lobby,
 	pool->refs++;
 	room->offer_by = ROLE_NONE;
 	room->deadline.at = DEADLINE_NONE;
+	room->count_due.at = DEADLINE_NONE;
 	return room;
 }
 
@@ -269,6 +271,7 @@ static void room_opened(struct lobby *lobby, struct lobby_room *room,
 	lobby->stats.rooms_live++;
 	lobby->stats.matches++;
 	room->pool->games++;
+	room_index_add(lobby, room);
 	room_record(lobby, RECORD_ROOM_OPENED, room);
 }
 
@@ -385,6 +388,12 @@ void room_resume(struct lobby *lobby, struct lobby_player *player,
 	}
 	if (game_is_over(game))
 		room_tell_game(lobby, player, EVENT_WINNER);
+	if (player->room->count_told) {
+		struct event ev = { .type = EVENT_SPECTATORS,
+				    .count = player->room->count_told };
+
+		room_tell(lobby, player, &ev);
+	}
 	/* An offer still waiting, the player's or the opponent's. */
 	if (player->room->offer_by != ROLE_NONE) {
 		struct event ev = {
@@ -440,6 +449,8 @@ static void room_offer_lapse(struct lobby *lobby, struct lobby_room *room,
 void room_free(struct lobby *lobby, struct lobby_room *room)
 {
 	(void)deadline_set(&lobby->timers, &room->deadline, DEADLINE_NONE);
+	(void)deadline_set(&lobby->counts, &room->count_due, DEADLINE_NONE);
+	room_index_remove(lobby, room);
 	lobby_pool_drop(lobby, room->pool);
 	game_release(&room->game);
 	free(room->redo);
@@ -462,9 +473,13 @@ void room_leave(struct lobby *lobby, struct lobby_player *player,
 		room_offer_lapse(lobby, room, now_ms);
 	room->offer_by = ROLE_NONE;
 	if (!game_is_over(&room->game)) {
+		struct event winner = { .type = EVENT_WINNER,
+					.game = &room->game };
+
 		room_forfeit(lobby, room, player->role, now_ms);
 		if (opponent)
-			room_tell_game(lobby, opponent, EVENT_WINNER);
+			room_tell(lobby, opponent, &winner);
+		room_tell_spectators(lobby, room, &winner);
 	}
 	if (opponent)
 		room_tell(lobby, opponent, &ev);
@@ -479,6 +494,7 @@ void room_leave(struct lobby *lobby, struct lobby_player *player,
 
 void room_close(struct lobby *lobby, struct lobby_room *room)
 {
+	room_spectators_close(lobby, room);
 	room_record(lobby, RECORD_ROOM_CLOSED, room);
 	room_free(lobby, room);
 	lobby->stats.rooms--;
@@ -512,6 +528,7 @@ static void room_take_back(struct lobby *lobby, struct lobby_room *room,
 		room->serial++;
 		room_record(lobby, RECORD_TAKEBACK, room);
 		room_broadcast(lobby, room, &ev);
+		room_tell_spectators(lobby, room, &ev);
 	}
 	fischer_restart(&game->clock, game->moves_played, now_ms);
 	room_set_deadline(lobby, room);
@@ -710,9 +727,11 @@ static void room_rematch(struct lobby *lobby, struct lobby_room *room,
 {
 	struct lobby_player *front = room->seats[ROLE_FRONT];
 	struct lobby_player *back = room->seats[ROLE_BACK];
+	struct list watchers = room_spectators_take(lobby, room);
 
 	(void)room_init(lobby, next, now_ms);
 	snprintf(next->rematch_of, sizeof(next->rematch_of), "%s", room->id);
+	next->private = room->private;
 	next->ai_role = role_other(room->ai_role);
 	if (room->ai_role == ROLE_NONE)
 		next->ai_role = ROLE_NONE;
@@ -727,6 +746,7 @@ static void room_rematch(struct lobby *lobby, struct lobby_room *room,
 		room_tell_role(lobby, front, now_ms);
 	if (!back->ai)
 		room_tell_role(lobby, back, now_ms);
+	room_spectators_adopt(lobby, next, &watchers, now_ms);
 	room_ai_think(lobby, next);
 }
 
@@ -768,6 +788,7 @@ static void room_emote(struct lobby *lobby, struct lobby_player *player,
 	lobby->stats.emotes++;
 	if (opponent)
 		room_tell(lobby, opponent, &ev);
+	room_tell_spectators(lobby, player->room, &ev);
 }
 
 /*
@@ -993,6 +1014,7 @@ struct lobby_room *room_restore(struct lobby *lobby,
 	room_seat(room, back, ROLE_BACK);
 	room->opened_ms = now_ms;
 	room_set_deadline(lobby, room);
+	room_index_add(lobby, room);
 	lobby->stats.rooms++;
 	lobby->stats.rooms_live++;
 	pool->games++;

@@ -139,4 +139,51 @@ void room_free(struct lobby *lobby, struct lobby_room *room);
  */
 void lobby_pool_drop(struct lobby *lobby, struct lobby_pool *pool);
 
+/*
+ * From core/room_index.c: the open rooms by id and in opening order.
+ * A room is added when it opens (or is restored) and removed when freed.
+ */
+void room_index_add(struct lobby *lobby, struct lobby_room *room);
+void room_index_remove(struct lobby *lobby, struct lobby_room *room);
+struct lobby_room *room_index_find(const struct lobby *lobby, const char *id);
+void room_index_release(struct lobby *lobby);
+
+/* From core/watch.c: the spectators of rooms. */
+
+/* Sends ev (board, winner, emote, a seat away or back) to room's. */
+void room_tell_spectators(struct lobby *lobby, const struct lobby_room *room,
+			  const struct event *ev);
+
+/*
+ * The number watching room changed at now_ms: its players hear it now,
+ * or once LOBBY_COUNT_INTERVAL_MS passed since they last did
+ * (room_count_due() from lobby_tick()).
+ */
+void room_spectators_changed(struct lobby *lobby, struct lobby_room *room,
+			     uint64_t now_ms);
+void room_count_due(struct lobby *lobby, struct lobby_room *room,
+		    uint64_t now_ms);
+
+/*
+ * A rematch: room_spectators_take() takes old's spectators before it
+ * closes (they hear nothing of it), room_spectators_adopt() has them
+ * watch next, shown it at now_ms.
+ */
+struct list room_spectators_take(struct lobby *lobby, struct lobby_room *old);
+void room_spectators_adopt(struct lobby *lobby, struct lobby_room *next,
+			   struct list *taken, uint64_t now_ms);
+
+/* room closes: its spectators are told and watch nothing any more. */
+void room_spectators_close(struct lobby *lobby, struct lobby_room *room);
+
+/* Tells room's spectators that player's seat is away, or back. */
+void room_spectators_seat(struct lobby *lobby, const struct lobby_room *room,
+			  const struct lobby_player *player, uint64_t now_ms);
+
+/* Frees room's spectators (lobby_release()); sends nothing. */
+void room_spectators_free(struct lobby_room *room);
+
+/* Frees the spectators whose room closed, and the counts' heap. */
+void watch_release(struct lobby *lobby);
+
 #endif

@@ -16,6 +16,8 @@ struct admission {
 	const struct server_config *config; /* the limits */
 	struct metrics *metrics;	    /* the server's */
 	struct peers peers;		    /* connections per address */
+	struct peers invites;		    /* invite=new sessions per
+					     * address */
 	struct peer *accepted;		    /* accepted, not yet tied to its
 					     * wsi */
 };
@@ -31,6 +33,11 @@ struct admission *admission_new(const struct server_config *config,
 		free(admission);
 		return NULL;
 	}
+	if (peers_init(&admission->invites)) {
+		peers_release(&admission->peers);
+		free(admission);
+		return NULL;
+	}
 	admission->config = config;
 	admission->metrics = metrics;
 	return admission;
@@ -41,7 +48,21 @@ void admission_free(struct admission *admission)
 	if (!admission)
 		return;
 	peers_release(&admission->peers);
+	peers_release(&admission->invites);
 	free(admission);
+}
+
+struct peer *admission_invite(struct admission *admission,
+			      const char *address)
+{
+	return peers_get(&admission->invites, address,
+			 (unsigned int)admission->config->max_invites_per_ip);
+}
+
+void admission_invite_done(struct admission *admission, struct peer *peer)
+{
+	if (peer)
+		peers_put(&admission->invites, peer);
 }
 
 /*

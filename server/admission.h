@@ -3,7 +3,9 @@
  * --max-connections in all and --max-per-ip from one client address,
  * counted from accept to close; behind a trusted proxy (--trust-proxy)
  * the per-address limit applies instead to each WebSocket session's
- * forwarded address (X-Forwarded-For), counted with admission_forwarded().
+ * forwarded address (X-Forwarded-For), counted with admission_forwarded();
+ * and at most --max-invites-per-ip sessions with an open invite=new per
+ * address (admission_invite()).
  *
  * The session protocol's callback hands it the accept filter and every
  * wsi's creation and destruction (libwebsockets sends those to the first
@@ -60,5 +62,16 @@ const char *admission_address(const struct admission *admission,
 struct peer *admission_forwarded(struct admission *admission,
 				 const char *address);
 void admission_forwarded_done(struct admission *admission, struct peer *peer);
+
+/*
+ * A session from address asks for an invite (invite=new): counted until
+ * admission_invite_done(), NULL when address has --max-invites-per-ip
+ * open already (or out of memory).
+ */
+struct peer *admission_invite(struct admission *admission,
+			      const char *address);
+
+/* The session that asked for an invite closed. NULL is a no-op. */
+void admission_invite_done(struct admission *admission, struct peer *peer);
 
 #endif

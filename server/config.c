@@ -257,6 +257,12 @@ static const struct config_option config_options[] = {
 	{ "--max-per-ip", "GOMOKU_MAX_PER_IP", "N",
 	  "open connections from one client address, 0: no limit (default: 50)",
 	  INT_FIELD(max_per_ip, 0, 1000000) },
+	{ "--max-spectators", "GOMOKU_MAX_SPECTATORS", "N",
+	  "spectators of one room (default: 1000)",
+	  INT_FIELD(max_spectators, 0, 1000000) },
+	{ "--max-invites-per-ip", "GOMOKU_MAX_INVITES_PER_IP", "N",
+	  "open private-game invites (invite=new) from one client address (default: 5)",
+	  INT_FIELD(max_invites_per_ip, 1, 1000000) },
 	{ "--trust-proxy", "GOMOKU_TRUST_PROXY", "yes|no",
 	  "take the client address from X-Forwarded-For (default: no)",
 	  SETTER(set_trust_proxy) },
@@ -345,6 +351,8 @@ void config_init(struct server_config *config)
 	config->rate_per_second = 10;
 	config->max_connections = 16000;
 	config->max_per_ip = 50;
+	config->max_spectators = 1000;
+	config->max_invites_per_ip = 5;
 	config->trust_proxy = false;
 	config->handshake_timeout = 10;
 	config->ping_interval = 30;

@@ -31,6 +31,8 @@ struct server_config {
 	int rate_per_second;   /* ... and per second after that */
 	int max_connections;   /* open connections in all */
 	int max_per_ip;	       /* ... from one address; 0: no limit */
+	int max_spectators;    /* watching one room */
+	int max_invites_per_ip; /* invite=new sessions from one address */
 	bool trust_proxy;      /* client address from X-Forwarded-For */
 	int handshake_timeout; /* seconds to finish an HTTP request */
 	int ping_interval;     /* seconds of silence before a ping */

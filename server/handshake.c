@@ -242,6 +242,31 @@ handshake_read_pool(struct lws *wsi, const struct lobby_pool_key *defaults,
 	return NULL;
 }
 
+/* invite=new or invite=CODE ("" when it is neither). */
+static void handshake_read_invite(struct lws *wsi,
+				  struct handshake_query *query)
+{
+	char arg[INVITE_LEN + 2];
+	int len = handshake_query_arg(wsi, "invite", arg, sizeof(arg));
+
+	query->invited = len != -1;
+	query->invite[0] = '\0';
+	if (len >= 0 && (!strcmp(arg, "new") || identity_check_invite(arg)))
+		memcpy(query->invite, arg, (size_t)len + 1);
+}
+
+/* watch=ROOM: a spectator of ROOM (any case; "" when no UUID). */
+static void handshake_read_watch(struct lws *wsi, struct handshake_query *query)
+{
+	char arg[UID_LEN + 2];
+	int len = handshake_query_arg(wsi, "watch", arg, sizeof(arg));
+
+	query->watch = len != -1;
+	query->room[0] = '\0';
+	if (len >= 0 && !identity_check_uid(arg, query->room))
+		query->room[0] = '\0';
+}
+
 const struct handshake_refusal *
 handshake_read_query(struct lws *wsi, const struct lobby_pool_key *defaults,
 		     struct handshake_query *query)
@@ -270,5 +295,7 @@ handshake_read_query(struct lws *wsi, const struct lobby_pool_key *defaults,
 		return &bad_name;
 	if (!handshake_read_mode(wsi, query))
 		return &bad_mode;
+	handshake_read_watch(wsi, query);
+	handshake_read_invite(wsi, query);
 	return handshake_read_pool(wsi, defaults, &query->pool);
 }

@@ -50,6 +50,13 @@ struct handshake_query {
 					* content */
 	struct lobby_pool_key pool;    /* size, rule and tc, each the
 					* server's default when absent */
+	char invite[INVITE_LEN + 1];   /* invite=new: "new"; invite=CODE:
+					* the code ("" when malformed: no
+					* such invite); absent: "" */
+	bool invited;		       /* an invite parameter was given */
+	bool watch;		       /* watch=ROOM: a spectator */
+	char room[UID_LEN + 1];	       /* watch: the room, canonical; "" when
+					* it is no UUID (no such room) */
 };
 
 /* Why a query is refused: the error, its text, the close reason. */

@@ -36,7 +36,7 @@ struct per_vhost_data__http {
 /* A path and who answers it. */
 struct http_route {
 	const char *path; /* exact; a prefix when it ends with '/' */
-	int (*answer)(struct server *srv, const char *path,
+	int (*answer)(struct server *srv, const struct http_query *query,
 		      struct http_answer *answer);
 };
 
@@ -45,6 +45,8 @@ static const struct http_route http_routes[] = {
 	{ "/healthz", ops_http_healthz },
 	{ "/metrics", ops_http_metrics },
 	{ "/api/pools", ops_http_pools },
+	{ "/api/rooms", ops_http_rooms },
+	{ "/api/games", ops_http_games },
 	{ "/api/games/", ops_http_game },
 };
 
@@ -162,6 +164,37 @@ static int http_sent(struct per_session_data__http *pss, struct lws *wsi)
 	return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
+/* The longest query fragment the header parser can hold, plus one. */
+#define HTTP_FRAGMENT_MAX 4097
+
+/*
+ * ?limit=N: N (1..100000), -1 when absent, 0 when not such a number.
+ * Each fragment is read whole (lws_get_urlarg_by_name() would call a
+ * value too long for its buffer absent).
+ */
+static int http_read_limit(struct lws *wsi)
+{
+	char fragment[HTTP_FRAGMENT_MAX];
+	char *end;
+	long limit;
+	int len;
+
+	for (int i = 0;
+	     (len = lws_hdr_copy_fragment(wsi, fragment, sizeof(fragment),
+					  WSI_TOKEN_HTTP_URI_ARGS, i)) >= 0;
+	     i++) {
+		const char *value = fragment + 6;
+
+		if (strncmp(fragment, "limit=", 6))
+			continue;
+		if (strlen(value) > 6 || value[0] < '0' || value[0] > '9')
+			return 0;
+		limit = strtol(value, &end, 10);
+		return *end || limit < 1 || limit > 100000 ? 0 : (int)limit;
+	}
+	return -1;
+}
+
 /* One request, headers complete: route it and answer it. */
 static int http_request(struct per_vhost_data__http *vhd,
 			struct per_session_data__http *pss, struct lws *wsi)
@@ -183,7 +216,9 @@ static int http_request(struct per_vhost_data__http *vhd,
 				      "text/plain",
 				      "only GET and HEAD are supported\n");
 	} else if ((route = http_route_of(path))) {
-		rc = route->answer(vhd->srv, path, &answer);
+		struct http_query query = { path, http_read_limit(wsi) };
+
+		rc = route->answer(vhd->srv, &query, &answer);
 	} else {
 		rc = files_answer(&vhd->files, path,
 				  lws_hdr_copy(wsi, tag, sizeof(tag),

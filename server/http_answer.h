@@ -9,6 +9,12 @@
 #include <libwebsockets.h> /* HTTP_STATUS_* */
 #include <stddef.h>
 
+/* What a route is asked: the path, and the query values it reads. */
+struct http_query {
+	const char *path; /* the request's path, without the query */
+	int limit;	  /* ?limit=N: 1..100000; -1 absent, 0 bad */
+};
+
 /* One of these per request; the body belongs to it. */
 struct http_answer {
 	unsigned int status; /* HTTP status code */

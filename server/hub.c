@@ -145,6 +145,39 @@ void hub_request(struct hub *hub, struct lobby_player *player,
 	hub_step_end(hub);
 }
 
+struct lobby_spectator *hub_watch(struct hub *hub, const char *room_id,
+				  void *conn, enum error_code *code)
+{
+	struct lobby_spectator *spectator;
+
+	*code = ERR_NONE;
+	if (hub->stopped)
+		return NULL;
+	spectator = lobby_watch(&hub->lobby, room_id, conn, hub_step_begin(hub),
+				code);
+	hub_step_end(hub);
+	return spectator;
+}
+
+void hub_unwatch(struct hub *hub, struct lobby_spectator *spectator)
+{
+	if (hub->stopped)
+		return;
+	lobby_unwatch(&hub->lobby, spectator, hub_step_begin(hub));
+	hub_step_end(hub);
+}
+
+void hub_spectator_request(struct hub *hub,
+			   const struct lobby_spectator *spectator,
+			   const struct request *req)
+{
+	if (hub->stopped)
+		return;
+	hub_step_begin(hub);
+	lobby_spectator_request(&hub->lobby, spectator, req);
+	hub_step_end(hub);
+}
+
 void hub_disconnect(struct hub *hub, struct lobby_player *player, bool leaving)
 {
 	if (hub->stopped)
@@ -238,33 +271,65 @@ static struct outbuf *hub_encode_new(const struct event *ev, bool compact)
 	return buf;
 }
 
+/*
+ * Whether ev goes to many connections in a step, the same text to each:
+ * a room's board and winner (both players and every spectator), and
+ * what spectators get besides (an emote, a seat away or back).
+ */
+static bool hub_shared(const struct event *ev)
+{
+	switch (ev->type) {
+	case EVENT_BOARD:
+	case EVENT_WINNER:
+		return ev->game != NULL;
+	case EVENT_EMOTE:
+	case EVENT_OPPONENT_AWAY:
+	case EVENT_OPPONENT_BACK:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The cache entry ev would have (its buf not set). */
+static struct hub_encoded hub_encoded_key(const struct event *ev, bool compact)
+{
+	return (struct hub_encoded){
+		.type = ev->type,
+		.game = ev->game,
+		.moves = ev->game ? ev->game->moves_played : 0,
+		.undo = ev->undo,
+		.compact = compact,
+		.by = ev->by,
+		.emote = ev->emote,
+		.seconds = ev->seconds,
+	};
+}
+
 struct outbuf *hub_encode(struct hub *hub, const struct event *ev, bool compact)
 {
-	bool shared = ev->type == EVENT_BOARD || ev->type == EVENT_WINNER;
+	bool shared = hub_shared(ev);
+	struct hub_encoded key;
 	struct outbuf *buf;
 
 	compact = compact && ev->type == EVENT_BOARD && !ev->resume &&
 		  !ev->undo;
+	key = hub_encoded_key(ev, compact);
 	for (unsigned int i = 0; shared && i < hub->encoded_count; i++) {
 		struct hub_encoded *slot = &hub->encoded[i];
 
-		if (slot->type == ev->type && slot->game == ev->game &&
-		    slot->moves == ev->game->moves_played &&
-		    slot->undo == ev->undo && slot->compact == compact) {
+		if (slot->type == key.type && slot->game == key.game &&
+		    slot->moves == key.moves && slot->undo == key.undo &&
+		    slot->compact == key.compact && slot->by == key.by &&
+		    slot->emote == key.emote && slot->seconds == key.seconds) {
 			slot->buf->refs++;
 			return slot->buf;
 		}
 	}
 	buf = hub_encode_new(ev, compact);
 	if (buf && shared && hub->encoded_count < HUB_ENCODE_CACHE) {
-		hub->encoded[hub->encoded_count++] = (struct hub_encoded){
-			.type = ev->type,
-			.game = ev->game,
-			.moves = ev->game->moves_played,
-			.undo = ev->undo,
-			.compact = compact,
-			.buf = buf,
-		};
+		key.buf = buf;
+		hub->encoded[hub->encoded_count++] = key;
 		buf->refs++;
 	}
 	return buf;

@@ -55,11 +55,14 @@ struct hub_engine {
 
 /* A message encoded during one step, for both players of a room. */
 struct hub_encoded {
-	enum event_type type; /* EVENT_BOARD or EVENT_WINNER */
-	const void *game;     /* the room's game */
+	enum event_type type; /* board, winner, emote, a seat away or back */
+	const void *game;     /* the room's game; NULL for the others */
 	int moves;	      /* its moves_played then */
 	bool undo;	      /* a takeback's board */
 	bool compact;	      /* board without content */
+	enum role by;	      /* emote, away, back: whose */
+	enum emote emote;     /* emote: which */
+	int seconds;	      /* away: how long */
 	struct outbuf *buf;   /* a reference held until the step ends */
 };
 
@@ -109,6 +112,21 @@ void hub_release(struct hub *hub);
  */
 struct lobby_player *hub_connect(struct hub *hub,
 				 const struct lobby_join *join, void *conn);
+
+/*
+ * A connection conn watches room_id: lobby_watch(). The spectator, or
+ * NULL with *code (ERR_NONE: out of memory, or stopped).
+ */
+struct lobby_spectator *hub_watch(struct hub *hub, const char *room_id,
+				  void *conn, enum error_code *code);
+
+/* A spectator's connection closed: lobby_unwatch(). */
+void hub_unwatch(struct hub *hub, struct lobby_spectator *spectator);
+
+/* A spectator's parsed request: lobby_spectator_request(). */
+void hub_spectator_request(struct hub *hub,
+			   const struct lobby_spectator *spectator,
+			   const struct request *req);
 
 /* player's parsed request: lobby_request(). */
 void hub_request(struct hub *hub, struct lobby_player *player,

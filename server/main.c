@@ -309,6 +309,7 @@ int main(int argc, char **argv)
 		.ai_fill_after_ms =
 			(uint64_t)server.config.ai_fill_after * 1000,
 		.ai_fill_level = server.config.ai_fill_level,
+		.max_spectators = (unsigned long)server.config.max_spectators,
 	};
 	if (uv_loop_init(&server.loop)) {
 		log_error("cannot set up the event loop");

@@ -5,11 +5,13 @@
  */
 #include "ops_http.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "clock.h"
 #include "protocol.h"
@@ -17,6 +19,12 @@
 
 /* Large enough for every metric with all error codes. */
 #define OPS_BODY_MAX 8192
+
+/* /api/rooms and /api/games: how many by default, and at most. */
+#define OPS_ROOMS_DEFAULT 50
+#define OPS_ROOMS_MOST 200
+#define OPS_GAMES_DEFAULT 50
+#define OPS_GAMES_MOST 200
 
 /* The most bytes one pool takes in /api/pools. */
 #define OPS_POOL_MAX 128
@@ -160,6 +168,8 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 				       stats->offers[what][accepted]);
 	ops_metric(doc, "gomoku_emotes_total", "counter", "Emotes relayed.",
 		   stats->emotes);
+	ops_metric(doc, "gomoku_spectators", "gauge",
+		   "Connections watching a room.", stats->spectators);
 	ops_metric(doc, "gomoku_moves_total", "counter", "Moves accepted.",
 		   stats->moves);
 	ops_doc_printf(
@@ -206,12 +216,12 @@ static int ops_doc_start(struct ops_doc *doc, struct http_answer *answer)
 	return doc->buf ? 0 : -ENOMEM;
 }
 
-int ops_http_healthz(struct server *srv, const char *path,
+int ops_http_healthz(struct server *srv, const struct http_query *query,
 		     struct http_answer *answer)
 {
 	struct ops_doc doc;
 
-	(void)path;
+	(void)query;
 	if (ops_doc_start(&doc, answer))
 		return -ENOMEM;
 	ops_render_healthz(srv, &doc);
@@ -225,12 +235,12 @@ int ops_http_healthz(struct server *srv, const char *path,
 	return 0;
 }
 
-int ops_http_metrics(struct server *srv, const char *path,
+int ops_http_metrics(struct server *srv, const struct http_query *query,
 		     struct http_answer *answer)
 {
 	struct ops_doc doc;
 
-	(void)path;
+	(void)query;
 	if (ops_doc_start(&doc, answer))
 		return -ENOMEM;
 	ops_render_metrics(srv, &doc);
@@ -263,13 +273,13 @@ static void ops_pool_entry(void *ctx, const struct lobby_pool *pool)
 	doc->listed++;
 }
 
-int ops_http_pools(struct server *srv, const char *path,
+int ops_http_pools(struct server *srv, const struct http_query *query,
 		   struct http_answer *answer)
 {
 	const struct lobby *lobby = &srv->hub.lobby;
 	struct ops_pools doc = { 0 };
 
-	(void)path;
+	(void)query;
 	/* Every entry fits OPS_POOL_MAX bytes: no pool is cut. */
 	doc.cap = (lobby->pools.count + 1) * OPS_POOL_MAX;
 	doc.buf = malloc(doc.cap);
@@ -287,11 +297,146 @@ int ops_http_pools(struct server *srv, const char *path,
 	return 0;
 }
 
-int ops_http_game(struct server *srv, const char *path,
+/* The limit of a list: absent, the default; bad: -1 (400). */
+static int ops_limit(const struct http_query *query, int fallback, int most)
+{
+	if (query->limit < 0)
+		return fallback;
+	if (query->limit == 0 || query->limit > most)
+		return -1;
+	return query->limit;
+}
+
+/* The /api/rooms document being written. */
+struct ops_rooms {
+	cJSON *rooms;	    /* the array */
+	int left;	    /* rooms still to list */
+	uint64_t now_ms;    /* the lobby's clock */
+	int64_t now_unix_ms; /* the wall clock */
+	bool failed;	    /* out of memory */
+};
+
+/* Adds a live public room to the list; false once the list is full. */
+static bool ops_room_entry(void *ctx, const struct lobby_room *room)
+{
+	struct ops_rooms *doc = ctx;
+	char tc[TIME_CONTROL_TEXT_MAX], started[64];
+	int64_t started_ms;
+	time_t seconds;
+	struct tm tm;
+	cJSON *entry, *players = NULL;
+
+	/* Live public rooms only: a private one is watched by its link. */
+	if (game_is_over(&room->game) || room->private)
+		return true;
+	started_ms = doc->now_unix_ms - (int64_t)(doc->now_ms - room->opened_ms);
+	seconds = (time_t)(started_ms / 1000);
+	gmtime_r(&seconds, &tm);
+	snprintf(started, sizeof(started), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, (int)(started_ms % 1000));
+	time_control_format(room->game.clock.tc, tc, sizeof(tc));
+	entry = cJSON_CreateObject();
+	if (!entry || !cJSON_AddItemToArray(doc->rooms, entry)) {
+		cJSON_Delete(entry);
+		doc->failed = true;
+		return false;
+	}
+	doc->failed =
+		!cJSON_AddStringToObject(entry, "id", room->id) ||
+		!cJSON_AddNumberToObject(entry, "size", room->game.board.size) ||
+		!cJSON_AddStringToObject(entry, "rule",
+					 rule_name(room->game.rule)) ||
+		!cJSON_AddStringToObject(entry, "tc", tc) ||
+		!(players = cJSON_AddObjectToObject(entry, "players"));
+	for (int role = ROLE_FRONT; !doc->failed && role <= ROLE_BACK;
+	     role++) {
+		const struct lobby_player *player = room->seats[role];
+		cJSON *seat = cJSON_AddObjectToObject(players, role_name(role));
+
+		doc->failed = !seat;
+		if (seat && player && player->ai)
+			doc->failed = !cJSON_AddTrueToObject(seat, "ai");
+		else if (seat && player && player->name[0])
+			doc->failed = !cJSON_AddStringToObject(seat, "name",
+							       player->name);
+	}
+	doc->failed = doc->failed ||
+		      !cJSON_AddNumberToObject(entry, "moves",
+					       room->game.moves_played) ||
+		      !cJSON_AddNumberToObject(entry, "spectators",
+					       (double)room->spectators.count) ||
+		      !cJSON_AddStringToObject(entry, "started", started);
+	return !doc->failed && --doc->left > 0;
+}
+
+int ops_http_rooms(struct server *srv, const struct http_query *query,
+		   struct http_answer *answer)
+{
+	struct ops_rooms doc = {
+		.left = ops_limit(query, OPS_ROOMS_DEFAULT, OPS_ROOMS_MOST),
+		.now_ms = clock_monotonic_ms(),
+		.now_unix_ms = clock_unix_ms(),
+	};
+	cJSON *root;
+	char *text;
+
+	answer->cache = "no-store";
+	if (doc.left < 0)
+		return http_answer_text(answer, HTTP_STATUS_BAD_REQUEST,
+					"application/json",
+					"{\"error\":\"limit is 1 to 200\"}\n");
+	root = cJSON_CreateObject();
+	doc.rooms = root ? cJSON_AddArrayToObject(root, "rooms") : NULL;
+	if (!doc.rooms) {
+		cJSON_Delete(root);
+		return -ENOMEM;
+	}
+	lobby_each_room(&srv->hub.lobby, ops_room_entry, &doc);
+	text = doc.failed ? NULL : cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	if (!text)
+		return -ENOMEM;
+	answer->len = strlen(text);
+	answer->body = malloc(answer->len + 2);
+	if (answer->body) {
+		memcpy(answer->body, text, answer->len);
+		answer->body[answer->len++] = '\n';
+	}
+	cJSON_free(text);
+	if (!answer->body)
+		return -ENOMEM;
+	answer->status = HTTP_STATUS_OK;
+	answer->mime = "application/json";
+	return 0;
+}
+
+int ops_http_games(struct server *srv, const struct http_query *query,
+		   struct http_answer *answer)
+{
+	int limit = ops_limit(query, OPS_GAMES_DEFAULT, OPS_GAMES_MOST);
+
+	answer->cache = "no-store";
+	if (limit < 0)
+		return http_answer_text(answer, HTTP_STATUS_BAD_REQUEST,
+					"application/json",
+					"{\"error\":\"limit is 1 to 200\"}\n");
+	answer->body = store_recent_games_json(srv->store, limit, &answer->len);
+	if (!answer->body)
+		return http_answer_text(answer,
+					HTTP_STATUS_SERVICE_UNAVAILABLE,
+					"application/json",
+					"{\"error\":\"the games cannot be read\"}\n");
+	answer->status = HTTP_STATUS_OK;
+	answer->mime = "application/json";
+	return 0;
+}
+
+int ops_http_game(struct server *srv, const struct http_query *query,
 		  struct http_answer *answer)
 {
 	char canonical[UID_LEN + 1];
-	const char *id = path + strlen("/api/games/");
+	const char *id = query->path + strlen("/api/games/");
 
 	answer->cache = "no-store";
 	if (!identity_check_uid(id, canonical))

@@ -13,13 +13,17 @@
  * Each fills answer for a GET of path (the route's own path, or for
  * ops_http_game one under "/api/games/"). 0, or -ENOMEM.
  */
-int ops_http_healthz(struct server *srv, const char *path,
+int ops_http_healthz(struct server *srv, const struct http_query *query,
 		     struct http_answer *answer);
-int ops_http_metrics(struct server *srv, const char *path,
+int ops_http_metrics(struct server *srv, const struct http_query *query,
 		     struct http_answer *answer);
-int ops_http_pools(struct server *srv, const char *path,
+int ops_http_pools(struct server *srv, const struct http_query *query,
 		   struct http_answer *answer);
-int ops_http_game(struct server *srv, const char *path,
+int ops_http_rooms(struct server *srv, const struct http_query *query,
+		   struct http_answer *answer);
+int ops_http_games(struct server *srv, const struct http_query *query,
+		   struct http_answer *answer);
+int ops_http_game(struct server *srv, const struct http_query *query,
 		  struct http_answer *answer);
 
 #endif

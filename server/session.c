@@ -30,6 +30,9 @@ struct per_session_data__gomoku {
 				      * journal's commit */
 	struct lobby_player *player; /* the seat; NULL when refused or
 				      * taken over by a newer connection */
+	struct lobby_spectator *spectator; /* watch=ROOM: what it watches;
+					    * then player is NULL */
+	struct peer *invite_entry;   /* invite=new: counted per address */
 	struct peer *peer_entry;     /* X-Forwarded-For address count */
 	struct lws_dll2 unflushed;   /* in vhd->unflushed while out holds
 				      * messages for session_flush_all() */
@@ -342,6 +345,83 @@ static bool session_admit(struct server *srv,
 	return false;
 }
 
+/*
+ * A spectator (watch=ROOM): welcome with no uid (it plays nothing), then
+ * what lobby_watch() tells it; or the refusal, and close 1008.
+ */
+static int session_watch(struct server *srv,
+			 struct per_session_data__gomoku *pss,
+			 const struct handshake_query *query)
+{
+	struct event welcome = {
+		.type = EVENT_WELCOME,
+		.version = GOMOKU_VERSION,
+		.size = query->pool.size,
+		.rule = query->pool.rule,
+		.tc = query->pool.tc,
+	};
+	enum error_code code = ERR_NO_SUCH_ROOM;
+
+	session_queue(srv, pss, &welcome);
+	if (query->room[0])
+		pss->spectator = hub_watch(&srv->hub, query->room, pss, &code);
+	if (pss->spectator) {
+		log_info("watch room=%s peer=%s", query->room, pss->peer);
+		return 0;
+	}
+	if (code == ERR_NONE) {
+		session_close_after_flush(pss,
+					  LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
+					  "out of memory");
+		return 0;
+	}
+	log_info("refused watch peer=%s: %s", pss->peer, error_code_name(code));
+	session_send_error(srv, pss, code,
+			   code == ERR_NO_SUCH_ROOM ?
+				   "no open room has that id" :
+				   "the room has as many spectators as it takes");
+	session_close_after_flush(pss, LWS_CLOSE_STATUS_POLICY_VIOLATION,
+				  error_code_name(code));
+	return 0;
+}
+
+/*
+ * invite=new (at most --max-invites-per-ip open from an address) or
+ * invite=CODE (an invite waits with it); a uid with a seat to resume is
+ * neither counted nor refused. False, refused and closing with 1008,
+ * otherwise.
+ */
+static bool session_invite_allowed(struct server *srv,
+				   struct per_session_data__gomoku *pss,
+				   const struct handshake_query *query)
+{
+	enum error_code code = ERR_NONE;
+	const char *text = NULL;
+
+	/* A uid with a seat resumes it, whatever the query. */
+	if (lobby_find(&srv->hub.lobby, pss->uid))
+		return true;
+	if (!strcmp(query->invite, "new")) {
+		pss->invite_entry = admission_invite(srv->admission, pss->peer);
+		if (!pss->invite_entry) {
+			code = ERR_RATE_LIMITED;
+			text = "too many open invites from your address";
+		}
+	} else if (!lobby_invite_open(&srv->hub.lobby, query->invite)) {
+		code = ERR_NO_SUCH_INVITE;
+		text = "no invite waits with that code: it was used, or its "
+		       "player left";
+	}
+	if (code == ERR_NONE)
+		return true;
+	log_info("refused uid=" LOG_ID " peer=%s: %s", LOG_ID_ARG(pss->uid),
+		 pss->peer, error_code_name(code));
+	session_send_error(srv, pss, code, text);
+	session_close_after_flush(pss, LWS_CLOSE_STATUS_POLICY_VIOLATION,
+				  error_code_name(code));
+	return false;
+}
+
 /* A new connection: read its identity, greet it and seat it. */
 static int session_open(struct server *srv, struct per_vhost_data__gomoku *vhd,
 			struct per_session_data__gomoku *pss, struct lws *wsi)
@@ -366,8 +446,12 @@ static int session_open(struct server *srv, struct per_vhost_data__gomoku *vhd,
 	}
 	if (!session_admit(srv, pss, &query))
 		return 0;
-	memcpy(pss->uid, query.uid, sizeof(pss->uid));
 	pss->compact = query.compact;
+	if (query.watch)
+		return session_watch(srv, pss, &query);
+	memcpy(pss->uid, query.uid, sizeof(pss->uid));
+	if (query.invited && !session_invite_allowed(srv, pss, &query))
+		return 0;
 
 	welcome = (struct event){
 		.type = EVENT_WELCOME,
@@ -385,8 +469,9 @@ static int session_open(struct server *srv, struct per_vhost_data__gomoku *vhd,
 		.uid = pss->uid,
 		.name = query.name,
 		.pool = &query.pool,
-		.ai = query.ai,
+		.ai = query.ai && !query.invited,
 		.level = query.level,
+		.invite = query.invited ? query.invite : NULL,
 	};
 	pss->player = hub_connect(&srv->hub, &join, pss);
 	if (!pss->player) {
@@ -445,7 +530,8 @@ static void session_handle_message(struct server *srv,
 
 	srv->metrics.messages_in++;
 	srv->metrics.bytes_in += len;
-	if (!pss->player || pss->close_code || srv->shutting_down)
+	if ((!pss->player && !pss->spectator) || pss->close_code ||
+	    srv->shutting_down)
 		return; /* refused, replaced or closing; or the server is */
 	if (!session_rate_allows(srv, pss))
 		return;
@@ -455,13 +541,18 @@ static void session_handle_message(struct server *srv,
 			"binary frames are not accepted: send JSON text");
 		return;
 	}
-	code = protocol_parse(text, len, lobby_player_board_size(pss->player),
+	code = protocol_parse(text, len,
+			      pss->player ? lobby_player_board_size(pss->player) :
+					    BOARD_DEFAULT_SIZE,
 			      &req, &message);
 	if (code != ERR_NONE) {
 		session_send_error(srv, pss, code, message);
 		return;
 	}
-	hub_request(&srv->hub, pss->player, &req);
+	if (pss->spectator)
+		hub_spectator_request(&srv->hub, pss->spectator, &req);
+	else
+		hub_request(&srv->hub, pss->player, &req);
 }
 
 /* Refuses a message that grew too large: close 1009. */
@@ -860,6 +951,11 @@ static void session_closed(struct server *srv,
 	/* Shutting down, the seat stays: the game resumes after a restart. */
 	if (pss->player)
 		hub_disconnect(&srv->hub, pss->player, pss->leaving);
+	if (pss->spectator)
+		hub_unwatch(&srv->hub, pss->spectator);
+	pss->spectator = NULL;
+	admission_invite_done(srv->admission, pss->invite_entry);
+	pss->invite_entry = NULL;
 	if (pss->uid[0])
 		log_info("disconnect uid=" LOG_ID " peer=%s%s",
 			 LOG_ID_ARG(pss->uid), pss->peer,

@@ -1615,3 +1615,101 @@ char *store_game_json(struct store *store, const char *id, size_t headroom,
 	cJSON_free(text);
 	return buffer;
 }
+
+/* Writes unix_ms as ISO 8601 in UTC with milliseconds into buf. */
+static void store_iso8601(int64_t unix_ms, char *buf, size_t size)
+{
+	time_t seconds = (time_t)(unix_ms / 1000);
+	struct tm tm;
+
+	gmtime_r(&seconds, &tm);
+	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, (int)(unix_ms % 1000));
+}
+
+/*
+ * Adds {"name": name} as role to players, or {} for a player who gave no
+ * name (as spectate and /api/rooms do); false on OOM.
+ */
+static bool store_json_name(cJSON *players, const char *role, const char *name)
+{
+	cJSON *player = cJSON_AddObjectToObject(players, role);
+
+	return player &&
+	       (!name[0] || cJSON_AddStringToObject(player, "name", name));
+}
+
+/* Adds the finished game of the row stmt is on to games; false on OOM. */
+static bool store_json_recent(cJSON *games, sqlite3_stmt *stmt)
+{
+	cJSON *game = cJSON_CreateObject();
+	cJSON *players, *result;
+	char ended[64];
+
+	if (!game || !cJSON_AddItemToArray(games, game))
+		return false;
+	store_iso8601(sqlite3_column_int64(stmt, 8), ended, sizeof(ended));
+	if (!cJSON_AddStringToObject(game, "id", store_text(stmt, 0)) ||
+	    !cJSON_AddNumberToObject(game, "size", sqlite3_column_int(stmt, 1)) ||
+	    !cJSON_AddStringToObject(game, "rule", store_text(stmt, 2)) ||
+	    !cJSON_AddStringToObject(game, "tc", store_text(stmt, 3)) ||
+	    !(players = cJSON_AddObjectToObject(game, "players")) ||
+	    !store_json_name(players, "front", store_text(stmt, 4)) ||
+	    !store_json_name(players, "back", store_text(stmt, 5)))
+		return false;
+	result = cJSON_AddObjectToObject(game, "result");
+	return result &&
+	       cJSON_AddStringToObject(result, "winner", store_text(stmt, 6)) &&
+	       cJSON_AddStringToObject(result, "reason", store_text(stmt, 7)) &&
+	       cJSON_AddNumberToObject(game, "moves",
+				       sqlite3_column_int(stmt, 9)) &&
+	       cJSON_AddStringToObject(game, "ended", ended);
+}
+
+char *store_recent_games_json(struct store *store, int limit, size_t *len)
+{
+	static const char sql[] =
+		"SELECT g.id, g.size, g.rule, g.tc, g.front_name, g.back_name,"
+		" COALESCE(g.winner, ''), COALESCE(g.reason, ''),"
+		" g.finished_ms,"
+		" (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)"
+		" FROM games g WHERE g.finished_ms IS NOT NULL"
+		" AND g.reason IS NOT 'abandoned'"
+		" ORDER BY g.finished_ms DESC LIMIT ?";
+	sqlite3_stmt *stmt = NULL;
+	cJSON *root = cJSON_CreateObject();
+	cJSON *games = root ? cJSON_AddArrayToObject(root, "games") : NULL;
+	char *text = NULL, *buffer = NULL;
+	bool ok = games != NULL;
+	int rc = SQLITE_DONE;
+
+	if (ok && sqlite3_prepare_v2(store->db, sql, -1, &stmt, NULL) !=
+			  SQLITE_OK) {
+		store_log_error(store, "listing recent games");
+		ok = false;
+	}
+	if (ok)
+		sqlite3_bind_int(stmt, 1, limit);
+	while (ok && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		ok = store_json_recent(games, stmt);
+	if (ok && rc != SQLITE_DONE) {
+		store_log_error(store, "listing recent games");
+		ok = false;
+	}
+	sqlite3_finalize(stmt);
+	if (ok)
+		text = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	if (!text)
+		return NULL;
+	*len = strlen(text);
+	buffer = malloc(*len + 2);
+	if (buffer) {
+		memcpy(buffer, text, *len);
+		buffer[(*len)++] = '\n';
+		buffer[*len] = '\0';
+	}
+	cJSON_free(text);
+	return buffer;
+}

@@ -37,7 +37,7 @@
  *                                 empty cell, else a raw, likely bad, index
  *   7, 8  play      P I           the (I % empty)-th empty cell
  *
- *   op >= 0xa0: (op - 0xa0) % 8, protocol 2:
+ *   0xa0 <= op < 0xf8: (op - 0xa0) % 8, protocol 2:
  *   0     join      K N H         lobby_join() of uid K, name N, in pool
  *                                 H & 3 (0 the default, 1 another size,
  *                                 2 10+0, 3 10+2 on 6x6), against the
@@ -61,6 +61,19 @@
  *                                 due, D % 3 - 1 ms; then a tick unless
  *                                 D & 4 (the next request comes late)
  *
+ *   op >= 0xf8: (op - 0xf8) % 3, spectators (config.max_spectators 3):
+ *   0     watch     W             a fresh connection watches the
+ *                                 (W % open)-th open room of the journal,
+ *                                 or an unknown id when W % 4 is 3 or
+ *                                 none is open (the last closed room's
+ *                                 when W & 4)
+ *   1     unwatch   S             the (S % live)-th spectator leaves
+ *   2     request   S R           the (S % watching)-th spectator whose
+ *                                 room is open asks R % 10: ping, move,
+ *                                 board, resign, abort, offer, answer,
+ *                                 emote, redo, winner claim
+ *   (0xf8-0xff were protocol 2's operations 0-7 again before.)
+ *
  * A connected player P is the (P % connected)-th uid with a connection;
  * an operation that needs one is skipped when nobody is connected.
  *
@@ -75,6 +88,16 @@
  * game's clocks stay as they stopped; lobby_tick() returns the next due
  * time and leaves no deadline passed. Any broken check aborts.
  *
+ * A spectator's connection gets only what a spectator may: never an
+ * offer, answer, role, waiting, welcome, count or uid; spectate first,
+ * then the whole board of its room, then that room's game (a rematch's
+ * spectate and board again); once its room closed one disconnect, then
+ * nothing. Its ping gets pong, anything else error spectator and nothing
+ * else is sent, recorded or changed. A refused watch sends nothing. A
+ * seat hears the count (stats.spectators adds up) at most once per
+ * LOBBY_COUNT_INTERVAL_MS, the number watching then; after a tick at or
+ * past its due time the count told is the number watching.
+ *
  * FUZZ_LOBBY_TRACE=1 in the environment prints every operation and event,
  * to read what a crashing input did.
  *
@@ -83,6 +106,7 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -92,11 +116,13 @@
 
 #include "lobby.h"
 
-#define FUZZ_UIDS 6	  /* players the input chooses among */
-#define FUZZ_CONNS 8192	  /* connections, each used once */
-#define FUZZ_ROOMS 64	  /* rooms known to the journal at once */
-#define FUZZ_EVENTS 256	  /* events one operation may send */
-#define FUZZ_NO_CONN (-1) /* not bound */
+#define FUZZ_UIDS 6	      /* players the input chooses among */
+#define FUZZ_CONNS 8192	      /* connections, each used once */
+#define FUZZ_ROOMS 64	      /* rooms known to the journal at once */
+#define FUZZ_EVENTS 256	      /* events one operation may send */
+#define FUZZ_NO_CONN (-1)     /* not bound */
+#define FUZZ_SPECS 32	      /* spectators watching at once */
+#define FUZZ_MAX_SPECTATORS 3 /* config.max_spectators: hit often */
 
 /* Reports a broken check with what was expected and what came, and stops. */
 #define fuzz_check(cond, ...)                                            \
@@ -160,6 +186,34 @@ struct fuzz_room {
 	const struct lobby_player *seats[ROLE_COUNT]; /* when opened */
 	const struct lobby_pool *pool;		      /* when opened */
 	int64_t over_left[ROLE_COUNT]; /* timed: the clocks at the end */
+	bool told[ROLE_COUNT];	       /* a count was told to the seat */
+	uint64_t told_at[ROLE_COUNT];  /* when, the lobby's clock */
+	bool told_any;		       /* a count was told to a seat */
+	uint64_t last_told_at;	       /* when the last one was */
+};
+
+/* What a spectator is to get next. */
+enum fuzz_stage {
+	FUZZ_NEED_SPECTATE, /* spectate first */
+	FUZZ_NEED_BOARD,    /* then the whole board */
+	FUZZ_FOLLOWING,	    /* then what the players get */
+};
+
+/* One spectator, from lobby_watch() to lobby_unwatch(). */
+struct fuzz_spec {
+	bool live;			   /* watched, not unwatched */
+	int conn;			   /* its connection */
+	struct lobby_spectator *spectator; /* NULL during lobby_watch() */
+	const struct lobby_room *room;	   /* the room its spectate named */
+	enum fuzz_stage stage;
+	bool closed; /* got the room's disconnect */
+};
+
+/* One event to a spectator during the current operation. */
+struct fuzz_spec_event {
+	int conn;
+	enum event_type type;
+	enum error_code code;
 };
 
 /* One of these per process: the lobby under test and its shadow. */
@@ -193,6 +247,13 @@ struct fuzz {
 	struct lobby_ai_ticket tickets[FUZZ_UIDS]; /* engine moves asked */
 	bool ticket_valid[FUZZ_UIDS];
 	struct lobby_pool_key keys[4]; /* the pools joined */
+	struct fuzz_spec specs[FUZZ_SPECS];
+	int conn_spec[FUZZ_CONNS]; /* specs index + 1; 0: a player's */
+	const struct lobby_room *watch_room; /* during lobby_watch() */
+	struct fuzz_spec_event spec_events[FUZZ_EVENTS]; /* this operation's */
+	size_t spec_event_count;
+	size_t count_events;   /* EVENT_SPECTATORS to players, this operation */
+	unsigned long records; /* the journal's facts */
 };
 
 static struct fuzz fuzz;
@@ -244,6 +305,8 @@ static struct fuzz_room *fuzz_room_add(const struct lobby_room *room)
 	entry->room = room;
 	entry->moves_recorded = 0;
 	entry->over_recorded = false;
+	memset(entry->told, 0, sizeof(entry->told));
+	entry->told_any = false;
 	return entry;
 }
 
@@ -317,6 +380,157 @@ static char *fuzz_encode(const struct event *ev)
 	return json;
 }
 
+/*
+ * An event to spectator connection c: to a live spectator, never what
+ * only a player gets (offer, answer, role, waiting, welcome, a count) nor
+ * a uid; spectate first, then the board of its room, then its room's
+ * game; after the room closed one disconnect and nothing more.
+ */
+static void fuzz_spec_send(int c, const struct event *ev)
+{
+	struct fuzz_spec *spec = &fuzz.specs[fuzz.conn_spec[c] - 1];
+	const struct lobby_room *room;
+	struct fuzz_spec_event *logged;
+	char *json;
+
+	fuzz_check(spec->live && spec->conn == c,
+		   "event %d sent to connection %d, an unwatched spectator",
+		   ev->type, c);
+	fuzz_check(!spec->closed,
+		   "event %d to spectator %d after its room closed", ev->type,
+		   c);
+	room = spec->spectator ? spec->spectator->room : fuzz.watch_room;
+	fuzz_check(ev->type != EVENT_OFFER && ev->type != EVENT_ANSWER &&
+			   ev->type != EVENT_ROLE &&
+			   ev->type != EVENT_WAITING &&
+			   ev->type != EVENT_WELCOME &&
+			   ev->type != EVENT_SPECTATORS &&
+			   ev->type != EVENT_REPLACED,
+		   "a spectator got event %d", ev->type);
+	fuzz_check(!ev->uid && !ev->opponent_name,
+		   "event %d to a spectator carries a uid or a name", ev->type);
+	if (ev->type == EVENT_DISCONNECT) {
+		fuzz_check(!room && ev->text &&
+				   !strcmp(ev->text, "the room closed"),
+			   "a spectator's disconnect: %s, room %p",
+			   ev->text ? ev->text : "(none)", (const void *)room);
+		spec->closed = true;
+	} else if (ev->type == EVENT_PONG || ev->type == EVENT_ERROR) {
+		/* Answers to its requests: checked by the operation. */
+	} else {
+		fuzz_check(room && fuzz_room_find(room),
+			   "event %d to a spectator of no known room",
+			   ev->type);
+		if (ev->type == EVENT_SPECTATE) {
+			fuzz_check(ev->room_id &&
+					   !strcmp(ev->room_id, room->id),
+				   "spectate names another room");
+			spec->room = room;
+			spec->stage = FUZZ_NEED_BOARD;
+		} else {
+			fuzz_check(spec->stage != FUZZ_NEED_SPECTATE,
+				   "a spectator got event %d before spectate",
+				   ev->type);
+			fuzz_check(spec->stage != FUZZ_NEED_BOARD ||
+					   (ev->type == EVENT_BOARD &&
+					    ev->resume),
+				   "spectate followed by event %d, not the "
+				   "whole board",
+				   ev->type);
+			fuzz_check(spec->room == room,
+				   "event %d of another room than spectate's",
+				   ev->type);
+		}
+		switch (ev->type) {
+		case EVENT_BOARD:
+			fuzz_check(ev->game == &room->game,
+				   "a spectator got the board of another room");
+			spec->stage = FUZZ_FOLLOWING;
+			break;
+		case EVENT_WINNER:
+			fuzz_check(ev->game == &room->game &&
+					   game_is_over(&room->game),
+				   "a spectator's winner is wrong");
+			break;
+		case EVENT_OPPONENT_AWAY:
+		case EVENT_OPPONENT_BACK:
+			fuzz_check((ev->by == ROLE_FRONT ||
+				    ev->by == ROLE_BACK) &&
+					   room->seats[ev->by],
+				   "away or back of seat %d", ev->by);
+			if (ev->type == EVENT_OPPONENT_BACK)
+				fuzz_check(room->seats[ev->by]->conn,
+					   "back, but the seat has no "
+					   "connection");
+			else
+				fuzz_check(
+					!room->seats[ev->by]->conn &&
+						ev->seconds ==
+							fuzz_seconds_left(
+								room->seats[ev->by]
+									->away_until),
+					"a spectator's opponent_away is wrong");
+			break;
+		case EVENT_EMOTE:
+			fuzz_check(ev->by == ROLE_FRONT || ev->by == ROLE_BACK,
+				   "emote by %d", ev->by);
+			break;
+		default:
+			break;
+		}
+	}
+	fuzz_check(fuzz.spec_event_count < FUZZ_EVENTS, "over %d events",
+		   FUZZ_EVENTS);
+	json = fuzz_encode(ev);
+	if (fuzz_trace)
+		fprintf(stderr, "  -> spectator conn %d: %s\n", c, json);
+	free(json);
+	logged = &fuzz.spec_events[fuzz.spec_event_count++];
+	logged->conn = c;
+	logged->type = ev->type;
+	logged->code = ev->code;
+}
+
+/*
+ * A count to seated player (connection c): the number watching now, at
+ * most once a second to a seat of a room, except the last count told
+ * again to a seat resuming.
+ */
+static void fuzz_count_send(const struct lobby_player *player, int c,
+			    const struct event *ev)
+{
+	const struct lobby_room *room = player->room;
+	struct fuzz_room *entry;
+	int r = player->role;
+
+	fuzz_check(player->state == PLAYER_PLAYING && room &&
+			   (entry = fuzz_room_find(room)),
+		   "a count to a player not in a known room");
+	fuzz.count_events++;
+	free(fuzz_encode(ev));
+	if (fuzz_trace)
+		fprintf(stderr, "  -> conn %d: spectators %lu\n", c, ev->count);
+	if (fuzz.connecting == c) {
+		fuzz_check(ev->count == room->count_told && ev->count,
+			   "a resumed seat got count %lu, last told %lu",
+			   ev->count, room->count_told);
+		return;
+	}
+	fuzz_check(ev->count == room->spectators.count,
+		   "count %lu told, %zu watching", ev->count,
+		   (size_t)room->spectators.count);
+	fuzz_check(
+		!entry->told[r] ||
+			fuzz.now >= entry->told_at[r] + LOBBY_COUNT_INTERVAL_MS,
+		"two counts within %d ms: at %llu and %llu",
+		LOBBY_COUNT_INTERVAL_MS, (unsigned long long)entry->told_at[r],
+		(unsigned long long)fuzz.now);
+	entry->told[r] = true;
+	entry->told_at[r] = fuzz.now;
+	entry->told_any = true;
+	entry->last_told_at = fuzz.now;
+}
+
 /* The sink: checks each event as it is sent and logs it. */
 static void fuzz_send(void *ctx, void *conn, const struct event *ev)
 {
@@ -330,6 +544,10 @@ static void fuzz_send(void *ctx, void *conn, const struct event *ev)
 	c = fuzz_conn_index(conn);
 	fuzz_check(c >= 0 && c < fuzz.next_conn,
 		   "event %d sent to an unknown connection", ev->type);
+	if (fuzz.conn_spec[c]) {
+		fuzz_spec_send(c, ev);
+		return;
+	}
 	k = fuzz.conn_uid[c];
 	fuzz_check(k != FUZZ_NO_CONN &&
 			   (fuzz.uid_conn[k] == c || fuzz.connecting == c),
@@ -347,6 +565,10 @@ static void fuzz_send(void *ctx, void *conn, const struct event *ev)
 		   "event %d to connection %d: its seat (uid %d) is gone or "
 		   "has another connection",
 		   ev->type, c, k);
+	if (ev->type == EVENT_SPECTATORS) {
+		fuzz_count_send(player, c, ev);
+		return;
+	}
 	fuzz_check(fuzz.event_count < FUZZ_EVENTS, "over %d events",
 		   FUZZ_EVENTS);
 
@@ -603,6 +825,17 @@ static void fuzz_record(void *ctx, enum lobby_record type,
 			   "room closed with its game not recorded over");
 		fuzz_check(!room->seats[ROLE_FRONT] && !room->seats[ROLE_BACK],
 			   "room closed with a player seated");
+		/* Its spectators heard it closed first (a rematch's were
+		 * taken away to the next room, still theirs to show). */
+		for (size_t i = 0; i < FUZZ_SPECS; i++)
+			if (fuzz.specs[i].live && fuzz.specs[i].spectator &&
+			    fuzz.specs[i].room == room)
+				fuzz_check(
+					fuzz.specs[i].closed ||
+						fuzz.specs[i].spectator->room ==
+							room,
+					"a spectator of a closed room was "
+					"not told");
 		entry->room = NULL;
 		snprintf(fuzz.closed_id, sizeof(fuzz.closed_id), "%s",
 			 room->id);
@@ -614,6 +847,7 @@ static void fuzz_record(void *ctx, enum lobby_record type,
 		fuzz_check(false, "record type %d", type);
 	}
 	fuzz.last_record = type;
+	fuzz.records++;
 	fuzz.any_record = true;
 }
 
@@ -625,6 +859,8 @@ static void fuzz_events_clear(void)
 	for (i = 0; i < fuzz.event_count; i++)
 		free(fuzz.events[i].json);
 	fuzz.event_count = 0;
+	fuzz.spec_event_count = 0;
+	fuzz.count_events = 0;
 }
 
 /* Counts this operation's events of type to conn (-1: any connection). */
@@ -723,6 +959,88 @@ static int fuzz_events_to(int conn)
 	return count;
 }
 
+/* lobby_each_room()'s walk: rooms seen, stopping after stop of them. */
+struct fuzz_room_walk {
+	unsigned long seen, stop;
+};
+
+static bool fuzz_room_visit(void *ctx, const struct lobby_room *room)
+{
+	struct fuzz_room_walk *walk = ctx;
+
+	fuzz_check(fuzz_room_find(room) && walk->seen < FUZZ_ROOMS,
+		   "lobby_each_room gave a room not open");
+	return ++walk->seen < walk->stop;
+}
+
+/*
+ * The spectators: stats.spectators is the live ones; each watches a
+ * known room, after its spectate and board, or was told its room closed;
+ * no room over the cap; a count not told again before its second ends.
+ */
+static void fuzz_check_spectators(void)
+{
+	unsigned long live = 0, closed = 0, watching = 0;
+	size_t i;
+
+	for (i = 0; i < FUZZ_SPECS; i++) {
+		const struct fuzz_spec *spec = &fuzz.specs[i];
+		const struct lobby_room *room;
+
+		if (!spec->live)
+			continue;
+		live++;
+		room = spec->spectator->room;
+		if (!room) {
+			fuzz_check(spec->closed,
+				   "a spectator lost its room untold");
+			closed++;
+			continue;
+		}
+		fuzz_check(!spec->closed && spec->stage == FUZZ_FOLLOWING &&
+				   spec->room == room && fuzz_room_find(room),
+			   "spectator %d watches a room it was not shown "
+			   "(stage %d, closed %d)",
+			   spec->conn, spec->stage, spec->closed);
+	}
+	for (i = 0; i < FUZZ_ROOMS; i++) {
+		const struct lobby_room *room = fuzz.rooms[i].room;
+
+		if (!room)
+			continue;
+		watching += room->spectators.count;
+		fuzz_check(room->spectators.count <= FUZZ_MAX_SPECTATORS,
+			   "a room has %zu spectators",
+			   (size_t)room->spectators.count);
+		if (fuzz.rooms[i].told_any)
+			fuzz_check(room->count_next >=
+					   fuzz.rooms[i].last_told_at +
+						   LOBBY_COUNT_INTERVAL_MS,
+				   "a count is due before its second ends");
+	}
+	{
+		/* lobby_each_room() walks every open room, and stops. */
+		struct fuzz_room_walk walk = { 0, ULONG_MAX };
+		unsigned long open = 0;
+
+		for (i = 0; i < FUZZ_ROOMS; i++)
+			open += fuzz.rooms[i].room != NULL;
+		lobby_each_room(&fuzz.lobby, fuzz_room_visit, &walk);
+		fuzz_check(walk.seen == open && open == fuzz.lobby.stats.rooms,
+			   "lobby_each_room gave %lu rooms of %lu", walk.seen,
+			   open);
+		walk = (struct fuzz_room_walk){ 0, 1 };
+		lobby_each_room(&fuzz.lobby, fuzz_room_visit, &walk);
+		fuzz_check(walk.seen == (open > 0),
+			   "lobby_each_room did not stop");
+	}
+	fuzz_check(fuzz.lobby.stats.spectators == live &&
+			   watching + closed == live &&
+			   fuzz.lobby.unwatched.count == closed,
+		   "spectators: %lu, %lu live (%lu watching, %lu closed)",
+		   fuzz.lobby.stats.spectators, live, watching, closed);
+}
+
 /* Checks the lobby against the shadow model after an operation. */
 static void fuzz_check_lobby(void)
 {
@@ -810,6 +1128,7 @@ static void fuzz_check_lobby(void)
 	}
 	fuzz_check_pools();
 	fuzz_check_clocks();
+	fuzz_check_spectators();
 	for (struct list_node *node = fuzz.lobby.away.head; node;
 	     node = node->next) {
 		player = list_entry(node, struct lobby_player, away_node);
@@ -1574,6 +1893,12 @@ static uint64_t fuzz_next_due(void)
 		if (fuzz.rooms[i].room &&
 		    (at = fuzz_deadline(fuzz.rooms[i].room)) < next)
 			next = at;
+	for (i = 0; i < FUZZ_ROOMS; i++)
+		if (fuzz.rooms[i].room &&
+		    fuzz.rooms[i].room->spectators.count !=
+			    fuzz.rooms[i].room->count_told &&
+		    fuzz.rooms[i].room->count_next < next)
+			next = fuzz.rooms[i].room->count_next;
 	if (fuzz.lobby.config.ai_fill_after_ms)
 		for (struct list_node *pn = fuzz.lobby.pools.head; pn;
 		     pn = pn->next) {
@@ -1621,6 +1946,17 @@ static void fuzz_tick(void)
 		   (unsigned long long)next,
 		   (unsigned long long)fuzz_next_due());
 	fuzz_check(next > fuzz.now, "tick returned a time passed");
+	/* Past its second, the count told is the number watching. */
+	for (i = 0; i < FUZZ_ROOMS; i++)
+		if (fuzz.rooms[i].room &&
+		    fuzz.rooms[i].room->count_next <= fuzz.now)
+			fuzz_check(
+				fuzz.rooms[i].room->count_told ==
+					fuzz.rooms[i].room->spectators.count,
+				"after a due tick, count told %lu, %zu "
+				"watching",
+				fuzz.rooms[i].room->count_told,
+				(size_t)fuzz.rooms[i].room->spectators.count);
 	fuzz_check(fuzz_events_count(-1, EVENT_WINNER) +
 				   fuzz_events_count(-1, EVENT_DISCONNECT) +
 				   fuzz_events_count(-1, EVENT_ANSWER) +
@@ -2003,6 +2339,177 @@ static void fuzz_op_restore(void)
 	fuzz.restored++;
 }
 
+/*
+ * watch W: a new connection watches the (W % open)-th room the journal
+ * knows open, or, when W % 4 is 3 or none is open, an id no room has (the
+ * last closed room's, or a fixed one): NULL with no_such_room then, and
+ * too_many_spectators at the cap; nothing sent but to the spectator
+ * (spectate, the whole board, winner when over, away seats) and the
+ * count to the players.
+ */
+static void fuzz_op_watch(void)
+{
+	uint8_t w = fuzz_byte();
+	const struct lobby_room *open[FUZZ_ROOMS];
+	const struct lobby_room *room = NULL;
+	struct lobby_stats stats = fuzz.lobby.stats;
+	unsigned long records = fuzz.records;
+	struct lobby_spectator *spectator;
+	struct fuzz_spec *spec = NULL;
+	enum error_code code = ERR_NONE;
+	const char *id;
+	size_t i, n = 0, full;
+	int c;
+
+	for (i = 0; i < FUZZ_ROOMS; i++)
+		if (fuzz.rooms[i].room)
+			open[n++] = fuzz.rooms[i].room;
+	for (i = 0; i < FUZZ_SPECS; i++)
+		if (!fuzz.specs[i].live) {
+			spec = &fuzz.specs[i];
+			break;
+		}
+	if (!spec || fuzz.next_conn == FUZZ_CONNS)
+		return;
+	if (n && w % 4 != 3) {
+		room = open[w % n];
+		id = room->id;
+	} else {
+		id = fuzz.closed_id[0] && (w & 4) ?
+			     fuzz.closed_id :
+			     "00000000-0000-4000-8000-00000000beef";
+	}
+	full = room ? room->spectators.count : 0;
+	c = fuzz.next_conn++;
+	memset(spec, 0, sizeof(*spec));
+	spec->live = true;
+	spec->conn = c;
+	fuzz.conn_spec[c] = (int)(spec - fuzz.specs) + 1;
+	fuzz.watch_room = room;
+	spectator =
+		lobby_watch(&fuzz.lobby, id, &fuzz.conns[c], fuzz.now, &code);
+	fuzz.watch_room = NULL;
+	fuzz_check(fuzz.event_count == 0 && fuzz.records == records,
+		   "watching sent a player something or was recorded");
+	if (!room || full >= FUZZ_MAX_SPECTATORS) {
+		fuzz_check(!spectator &&
+				   code == (room ? ERR_TOO_MANY_SPECTATORS :
+						   ERR_NO_SUCH_ROOM),
+			   "watching %s (%zu watching) gave %p, code %d", id,
+			   full, (void *)spectator, code);
+		fuzz_check(fuzz.spec_event_count == 0 &&
+				   fuzz.count_events == 0 &&
+				   !memcmp(&stats, &fuzz.lobby.stats,
+					   sizeof(stats)),
+			   "a refused watch sent something or changed "
+			   "the stats");
+		spec->live = false;
+		return;
+	}
+	fuzz_check(spectator && spectator->room == room &&
+			   spectator->conn == &fuzz.conns[c],
+		   "watching an open room with room gave %p, code %d",
+		   (void *)spectator, code);
+	spec->spectator = spectator;
+	fuzz_check(fuzz.spec_event_count >= 2 &&
+			   fuzz.spec_events[0].type == EVENT_SPECTATE &&
+			   fuzz.spec_events[1].type == EVENT_BOARD,
+		   "a new spectator did not get spectate, board");
+	fuzz_check((fuzz.spec_event_count >= 3 &&
+		    fuzz.spec_events[2].type == EVENT_WINNER) ==
+			   game_is_over(&room->game),
+		   "a new spectator's winner does not fit the game");
+	for (i = 0; i < fuzz.spec_event_count; i++)
+		fuzz_check(fuzz.spec_events[i].conn == c,
+			   "watching told another spectator");
+}
+
+/* The (pick % n)-th live spectator (not closed ones when open_only). */
+static struct fuzz_spec *fuzz_spec_pick(uint8_t pick, bool open_only)
+{
+	struct fuzz_spec *live[FUZZ_SPECS];
+	size_t i, n = 0;
+
+	for (i = 0; i < FUZZ_SPECS; i++)
+		if (fuzz.specs[i].live && !(open_only && fuzz.specs[i].closed))
+			live[n++] = &fuzz.specs[i];
+	return n ? live[pick % n] : NULL;
+}
+
+/* unwatch S: the S-th live spectator's connection closes: silent. */
+static void fuzz_op_unwatch(void)
+{
+	struct fuzz_spec *spec = fuzz_spec_pick(fuzz_byte(), false);
+	unsigned long spectators = fuzz.lobby.stats.spectators;
+	unsigned long records = fuzz.records;
+
+	if (!spec)
+		return;
+	lobby_unwatch(&fuzz.lobby, spec->spectator, fuzz.now);
+	spec->live = false;
+	spec->spectator = NULL;
+	fuzz_check(fuzz.event_count == 0 && fuzz.spec_event_count == 0 &&
+			   fuzz.records == records,
+		   "unwatching sent something but a count");
+	fuzz_check(fuzz.lobby.stats.spectators == spectators - 1,
+		   "unwatching left stats.spectators at %lu",
+		   fuzz.lobby.stats.spectators);
+}
+
+/*
+ * spectator request S R: the S-th spectator still watching asks R % 10:
+ * ping, or a move, board, resign, abort, offer, answer, emote, redo, a
+ * winner claim: pong to a ping, error spectator to the rest, and nothing
+ * else sent, recorded or changed.
+ */
+static void fuzz_op_spectator_request(void)
+{
+	static const enum request_type types[10] = {
+		REQUEST_PING,  REQUEST_MOVE,   REQUEST_BOARD,  REQUEST_RESIGN,
+		REQUEST_ABORT, REQUEST_OFFER,  REQUEST_ANSWER, REQUEST_EMOTE,
+		REQUEST_REDO,  REQUEST_WINNER,
+	};
+	struct fuzz_spec *spec = fuzz_spec_pick(fuzz_byte(), true);
+	uint8_t r = fuzz_byte();
+	struct request req = { .type = types[r % 10],
+			       .what = (enum offer_what)(r % OFFER_COUNT),
+			       .accept = (r & 0x80) != 0 };
+	struct lobby_stats stats = fuzz.lobby.stats;
+	unsigned long records = fuzz.records;
+	const struct lobby_room *room;
+	int moves = 0;
+	bool over = false;
+	enum role offer_by = ROLE_NONE;
+
+	if (!spec)
+		return;
+	room = spec->spectator->room;
+	if (room) {
+		moves = room->game.moves_played;
+		over = game_is_over(&room->game);
+		offer_by = room->offer_by;
+	}
+	lobby_spectator_request(&fuzz.lobby, spec->spectator, &req);
+	fuzz_check(fuzz.spec_event_count == 1 &&
+			   fuzz.spec_events[0].conn == spec->conn &&
+			   fuzz.spec_events[0].type ==
+				   (req.type == REQUEST_PING ? EVENT_PONG :
+							       EVENT_ERROR) &&
+			   (req.type == REQUEST_PING ||
+			    fuzz.spec_events[0].code == ERR_SPECTATOR),
+		   "a spectator's request %d was answered wrong", req.type);
+	fuzz_check(fuzz.event_count == 0 && fuzz.count_events == 0 &&
+			   fuzz.records == records &&
+			   !memcmp(&stats, &fuzz.lobby.stats, sizeof(stats)),
+		   "a spectator's request reached others, the journal or "
+		   "the stats");
+	fuzz_check(spec->spectator->room == room &&
+			   (!room || (room->game.moves_played == moves &&
+				      game_is_over(&room->game) == over &&
+				      room->offer_by == offer_by)),
+		   "a spectator's request changed its room");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -2035,6 +2542,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.first_move_ms = (header[0] & 8) ? 2000 : 5000,
 		.ai_fill_after_ms = (header[1] & 0x40) ? 20000 : 0,
 		.ai_fill_level = ENGINE_EASY,
+		.max_spectators = FUZZ_MAX_SPECTATORS,
 	};
 	if (header[1] & 0x20) /* the default pool is timed too: 10+1 */
 		config.time_control = (struct time_control){ .base_ms = 10000,
@@ -2071,8 +2579,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (fuzz_trace)
 			fprintf(stderr, "op %u at byte %zu, now %llu\n",
-				op < 0xa0 ? op % 10 : 10 + (op - 0xa0) % 8,
+				op < 0xa0  ? op % 10 :
+				op >= 0xf8 ? 18 + (op - 0xf8) % 3 :
+					     10 + (op - 0xa0) % 8,
 				fuzz.pos - 1, (unsigned long long)fuzz.now);
+		if (op >= 0xf8) {
+			if ((op - 0xf8) % 3 == 0)
+				fuzz_op_watch();
+			else if ((op - 0xf8) % 3 == 1)
+				fuzz_op_unwatch();
+			else
+				fuzz_op_spectator_request();
+			fuzz_check_lobby();
+			fuzz_events_clear();
+			continue;
+		}
 		switch (op < 0xa0 ? op % 10 : 10 + (op - 0xa0) % 8) {
 		case 0:
 		case 9:

@@ -604,10 +604,13 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 	ev.compact = fuzz_byte(in) & 1;
 	ev.resume = fuzz_byte(in) & 1;
 	ev.accept = fuzz_byte(in) & 1;
-	ev.by = (enum role)(1 + fuzz_byte(in) % 2);
+	ev.by = (enum role)(fuzz_byte(in) % 3);
 	ev.ai_level = fuzz_byte(in) & 1 ? "hard" : NULL;
 	ev.what = (enum offer_what)(fuzz_byte(in) % OFFER_COUNT);
 	ev.emote = (enum emote)(fuzz_byte(in) % EMOTE_COUNT);
+	ev.names[ROLE_FRONT] = fuzz_byte(in) & 1 ? ev.opponent_name : NULL;
+	ev.names[ROLE_BACK] = fuzz_byte(in) & 1 ? ev.text : NULL;
+	ev.count = (unsigned long)fuzz_int(in) & 0xffffff;
 	fuzz_make_game(in, &game, &ev.now_ms);
 	ev.game = &game;
 	ev.tc = game.clock.tc;
@@ -630,7 +633,13 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 
 	switch (type) {
 	case EVENT_WELCOME:
-		fuzz_expect_string(root, "uid", ev.uid);
+		/* a spectator's (no uid) has none */
+		if (ev.uid)
+			fuzz_expect_string(root, "uid", ev.uid);
+		else
+			fuzz_check(!cJSON_GetObjectItemCaseSensitive(root,
+								     "uid"),
+				   "a welcome with no uid has one");
 		fuzz_expect_string(root, "version", ev.version);
 		fuzz_expect_number(root, "protocol", PROTOCOL_VERSION);
 		fuzz_expect_number(root, "size", ev.size);
@@ -704,9 +713,48 @@ static void fuzz_encode(struct fuzz_reader *in, enum event_type type)
 			   "emote has %d members", cJSON_GetArraySize(root));
 		break;
 	case EVENT_OPPONENT_AWAY:
-		fuzz_expect_number(root, "seconds", ev.seconds);
+	case EVENT_OPPONENT_BACK:
+		/* the seat's role: to spectators only (by set) */
+		if (type == EVENT_OPPONENT_AWAY)
+			fuzz_expect_number(root, "seconds", ev.seconds);
+		if (ev.by == ROLE_FRONT || ev.by == ROLE_BACK)
+			fuzz_expect_string(root, "role", role_name(ev.by));
+		fuzz_check(cJSON_GetArraySize(root) ==
+				   1 + (type == EVENT_OPPONENT_AWAY) +
+					   (ev.by == ROLE_FRONT ||
+					    ev.by == ROLE_BACK),
+			   "%s has %d members", protocol_event_name(type),
+			   cJSON_GetArraySize(root));
+		break;
+	case EVENT_SPECTATE: {
+		const cJSON *players =
+			cJSON_GetObjectItemCaseSensitive(root, "players");
+
+		fuzz_expect_string(root, "room", ev.room_id);
+		fuzz_expect_number(root, "size", ev.size);
+		fuzz_expect_string(root, "rule", rule_name(ev.rule));
+		fuzz_expect_tc(root, ev.tc);
+		for (int role = ROLE_FRONT; role <= ROLE_BACK; role++) {
+			const cJSON *seat = cJSON_GetObjectItemCaseSensitive(
+				players, role_name(role));
+
+			fuzz_check(cJSON_IsObject(seat), "spectate has no %s",
+				   role_name(role));
+			if (ev.names[role] && ev.names[role][0])
+				fuzz_expect_string(seat, "name",
+						   ev.names[role]);
+			else
+				fuzz_check(!cJSON_GetArraySize(seat),
+					   "a seat with no name has one");
+		}
+		fuzz_check(!cJSON_GetObjectItemCaseSensitive(root, "uid"),
+			   "spectate has a uid");
+		break;
+	}
+	case EVENT_SPECTATORS:
+		fuzz_expect_number(root, "count", (double)ev.count);
 		fuzz_check(cJSON_GetArraySize(root) == 2,
-			   "opponent_away has %d members",
+			   "spectators has %d members",
 			   cJSON_GetArraySize(root));
 		break;
 	default:
@@ -804,7 +852,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_check_name(text);
 	free(text);
 
-	for (type = EVENT_WELCOME; type <= EVENT_EMOTE; type++) {
+	for (type = EVENT_WELCOME; type <= EVENT_SPECTATORS; type++) {
 		in.pos = (size_t)type * 7 % (size ? size : 1);
 		fuzz_encode(&in, (enum event_type)type);
 	}

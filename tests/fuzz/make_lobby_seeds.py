@@ -67,6 +67,23 @@ def deadline(d=1):
     return bytes([0xa7, d])
 
 
+# Spectators: one byte 0xf8 + N (N % 3), then their arguments.
+def watch(w=0):
+    """The (w % open)-th open room; an unknown id when w % 4 is 3 (the
+    last closed room's when w & 4)."""
+    return bytes([0xf8, w])
+
+
+def unwatch(s=0):
+    return bytes([0xf9, s])
+
+
+def spec_request(s=0, r=0):
+    """r % 10: ping, move, board, resign, abort, offer, answer, emote,
+    redo, winner claim."""
+    return bytes([0xfa, s, r])
+
+
 def connect(k, name=1):
     return bytes([0, k, name])
 
@@ -240,6 +257,27 @@ def seeds():
     yield "engine-fill", header(15, 1000, fill=1) + connect(0) + \
         join(1, 1, 1) + tick(199) + tick(250) + engine(0, 3) + \
         engine(1, 4) + play(0, 1) + play(1, 2)
+
+    # Spectators.
+    watched = header(15, 1000) + watch(3) + connect(0) + connect(1) + \
+        both(0, 0) + watch(0) + watch(0) + tick(4) + watch(0) + watch(0)
+    for r in range(10):
+        watched += spec_request(r, r)
+    watched += unwatch(1) + tick(10) + tick(10) + watch(0) + five(15) + \
+        disconnect(0, 1) + spec_request(0, 0) + disconnect(0, 1) + \
+        watch(7) + unwatch(0) + unwatch(0)
+    yield "watch-game", watched
+    yield "watch-rematch", header(15, 1000) + connect(0) + connect(1) + \
+        watch(0) + both(0, 0) + watch(0) + five(15) + watch(0) + \
+        offer(0, "rematch") + offer(1, "rematch") + \
+        answer(0, "rematch", 1) + answer(1, "rematch", 1) + watch(0) + \
+        tick(30) + both(7, 7) + unwatch(2) + resign(0) + emote(0, 0) + \
+        emote(1, 0) + disconnect(0, 1) + disconnect(0, 1) + watch(7)
+    yield "watch-away", header(15, 30000) + connect(0) + connect(1) + \
+        both(0, 0) + both(1, 1) + watch(0) + disconnect(0) + tick(100) + \
+        watch(0) + connect(0) + connect(1) + watch(0) + tick(30) + \
+        restore(0, 2 + 6 * 3, 0, [0, 14]) + watch(1) + watch(1) + \
+        tick(199) + unwatch(0)
 
 
 def main():

@@ -122,6 +122,7 @@ static struct fixture *fixture_new(uint64_t grace_ms, uint64_t fill_ms,
 		.reconnect_grace_ms = grace_ms,
 		.ai_fill_after_ms = fill_ms,
 		.ai_fill_level = ENGINE_EASY,
+		.max_spectators = 10,
 	};
 	char err[256] = "";
 	char path[96];
@@ -243,6 +244,42 @@ static void every_entry_point_ends_its_step(void **state)
 	expect_int(f->hub.encoded_count, 0);
 	/* the cache let its reference go: only the two deliveries hold it */
 	expect_int(f->deliveries[4].buf->refs, 2);
+	fixture_free(f);
+}
+
+/*
+ * Spectators share their messages: one emote to two spectators is one
+ * buffer; the opponent's is the same text, so it is shared too.
+ */
+static void an_emote_is_encoded_once_for_every_spectator(void **state)
+{
+	struct fixture *f = fixture_new(60000, 0, false);
+	struct lobby_player *players[2];
+	struct lobby_spectator *watchers[2];
+	struct request emote = { .type = REQUEST_EMOTE, .emote = EMOTE_GG };
+	enum error_code code;
+	size_t first;
+	int front;
+
+	(void)state;
+	front = pair(f, players);
+	for (int i = 0; i < 2; i++) {
+		watchers[i] = hub_watch(&f->hub, players[0]->room->id,
+					conn(f, 2 + i), &code);
+		assert_non_null(watchers[i]);
+	}
+	first = f->count;
+	hub_request(&f->hub, players[front], &emote);
+	/* the opponent and both spectators: one text, one buffer */
+	expect_int(f->count, first + 3);
+	for (size_t i = first + 1; i < f->count; i++) {
+		expect_int(f->deliveries[i].type, EVENT_EMOTE);
+		assert_ptr_equal(f->deliveries[i].buf,
+				 f->deliveries[first].buf);
+	}
+	expect_int(f->deliveries[first].buf->refs, 3);
+	for (int i = 0; i < 2; i++)
+		hub_unwatch(&f->hub, watchers[i]);
 	fixture_free(f);
 }
 
@@ -455,6 +492,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_entry_point_ends_its_step),
 		cmocka_unit_test(a_board_is_encoded_once_for_both_players),
+		cmocka_unit_test(an_emote_is_encoded_once_for_every_spectator),
 		cmocka_unit_test(a_compact_player_gets_a_board_of_its_own),
 		cmocka_unit_test(the_grace_runs_out_on_the_hubs_timer),
 		cmocka_unit_test(a_returning_player_disarms_the_timer),

@@ -707,6 +707,64 @@ static void encodes_offers_and_answers_of_draw_and_rematch(void **state)
 	}
 }
 
+/* Encodes ev and checks the whole text. */
+static void expect_encoded(const struct event *ev, const char *expected)
+{
+	size_t len;
+	char *text = protocol_encode(ev, 0, &len);
+
+	expect_str(text, expected);
+	expect_int(len, strlen(expected));
+	free(text);
+}
+
+static void encodes_spectate_with_names_only_and_the_count(void **state)
+{
+	struct event ev = {
+		.type = EVENT_SPECTATE,
+		.uid = "3f2b8c1e-6a4d-4e2f-9b1a-0c5d7e8f9a0b",
+		.room_id = "25edc766-5e4f-88e7-b550-709182c70aed",
+		.size = 19,
+		.rule = RULE_STANDARD,
+		.tc = { 300000, 5000 },
+		.names = { [ROLE_FRONT] = "Ann", [ROLE_BACK] = "" },
+	};
+
+	(void)state;
+	expect_encoded(&ev,
+		       "{\"type\":\"spectate\","
+		       "\"room\":\"25edc766-5e4f-88e7-b550-709182c70aed\","
+		       "\"size\":19,\"rule\":\"standard\",\"tc\":\"300+5\","
+		       "\"players\":{\"front\":{\"name\":\"Ann\"},"
+		       "\"back\":{}}}");
+	ev = (struct event){ .type = EVENT_SPECTATORS, .count = 5000 };
+	expect_encoded(&ev, "{\"type\":\"spectators\",\"count\":5000}");
+	/* a spectator's welcome: no uid */
+	ev = (struct event){ .type = EVENT_WELCOME,
+			     .version = "1",
+			     .size = 15 };
+	expect_encoded(&ev, "{\"type\":\"welcome\",\"protocol\":2,"
+			    "\"size\":15,\"rule\":\"freestyle\","
+			    "\"tc\":\"none\",\"version\":\"1\"}");
+}
+
+static void
+encodes_a_seat_away_or_back_with_its_role_for_spectators(void **state)
+{
+	struct event ev = { .type = EVENT_OPPONENT_AWAY, .seconds = 30 };
+
+	(void)state;
+	/* to a player: no role (it is the opponent) */
+	expect_encoded(&ev, "{\"type\":\"opponent_away\",\"seconds\":30}");
+	ev.by = ROLE_FRONT;
+	expect_encoded(&ev, "{\"type\":\"opponent_away\",\"seconds\":30,"
+			    "\"role\":\"front\"}");
+	ev = (struct event){ .type = EVENT_OPPONENT_BACK };
+	expect_encoded(&ev, "{\"type\":\"opponent_back\"}");
+	ev.by = ROLE_BACK;
+	expect_encoded(&ev, "{\"type\":\"opponent_back\",\"role\":\"back\"}");
+}
+
 static void encodes_an_emote_with_who_and_the_word_only(void **state)
 {
 	static const char *const words[EMOTE_COUNT] = {
@@ -813,6 +871,35 @@ static void encodes_opponent_back_as_just_its_type(void **state)
 	free(text);
 }
 
+static void encodes_invite_with_its_code_only(void **state)
+{
+	/* Fields of other events are left out even when set. */
+	struct event ev = {
+		.type = EVENT_INVITE,
+		.invite = "Ab-_09zZyXwV",
+		.text = "ignored",
+		.room_id = "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f0",
+		.seconds = 30,
+	};
+	static const char want[] =
+		"{\"type\":\"invite\",\"code\":\"Ab-_09zZyXwV\"}";
+	cJSON *root;
+	size_t len;
+	char *text;
+
+	(void)state;
+	text = protocol_encode(&ev, 0, &len);
+	expect_str(text, want);
+	expect_int(len, strlen(want));
+	free(text);
+	root = encode(&ev, 8);
+	expect_str(member_string(root, "type"), "invite");
+	expect_str(member_string(root, "code"), "Ab-_09zZyXwV");
+	expect_int(member_count(root), 2);
+	cJSON_Delete(root);
+	expect_str(protocol_event_name(EVENT_INVITE), "invite");
+}
+
 static void does_not_encode_replaced(void **state)
 {
 	struct event ev = { .type = EVENT_REPLACED };
@@ -871,6 +958,10 @@ static void error_code_names_are_the_protocol_words(void **state)
 		"too_late",
 		"opponent_gone",
 		"bad_emote",
+		"spectator",
+		"no_such_room",
+		"too_many_spectators",
+		"no_such_invite",
 	};
 	int code;
 
@@ -931,8 +1022,13 @@ int main(void)
 			encodes_error_with_code_and_message_for_every_code),
 		cmocka_unit_test(encodes_opponent_away_with_its_seconds),
 		cmocka_unit_test(encodes_opponent_back_as_just_its_type),
+		cmocka_unit_test(encodes_invite_with_its_code_only),
 		cmocka_unit_test(does_not_encode_replaced),
 		cmocka_unit_test(encode_puts_the_text_after_the_headroom),
+		cmocka_unit_test(
+			encodes_spectate_with_names_only_and_the_count),
+		cmocka_unit_test(
+			encodes_a_seat_away_or_back_with_its_role_for_spectators),
 		cmocka_unit_test(error_code_names_are_the_protocol_words),
 		cmocka_unit_test(refused_moves_map_to_their_error_codes),
 	};
