@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# bench.sh - the Gomoku server benchmark: seven scenarios, each against a
-# freshly started Release build of gomoku-server and, beside it, against
+# bench.sh - the Gomoku server benchmark: eight scenarios, each against a
+# freshly started Release build of gomoku-server and, beside it (but for
+# ai and watched, which only gomoku-server can run), against
 # the Node.js baseline (tests/load/baseline-server.mjs: a plain `ws` server
 # with the same protocol and rules), alternating, driven by gomoku-loadgen
 # on the same machine. Prints a machine header and one table: every figure
@@ -8,7 +9,7 @@
 # tests/load/results/ (latest.json: all of them) and the table to
 # tests/load/results/latest.txt.
 #
-#   tests/load/bench.sh                     the whole benchmark (~9 min)
+#   tests/load/bench.sh                     the whole benchmark (~10 min)
 #   BENCH_SCENARIOS="throughput" tests/load/bench.sh     only some
 #   BENCH_SERVERS=gomoku tests/load/bench.sh   without the baseline
 #   BENCH_ROUNDS=3 tests/load/bench.sh      three alternating rounds; the
@@ -20,7 +21,9 @@
 # Other knobs (environment): BENCH_PORT (default: a free one from 28080),
 # BENCH_BUILD (build-bench), BENCH_CAPACITY (connections held in scenario
 # 1, 19000), BENCH_HOLD / BENCH_THROUGHPUT_S / BENCH_LONG_S /
-# BENCH_LATENCY_S / BENCH_CHURN_S (seconds measured), BENCH_CHURN_WARMUP
+# BENCH_LATENCY_S / BENCH_CHURN_S / BENCH_AI_S / BENCH_WATCHED_S (seconds
+# measured), BENCH_WATCHERS / BENCH_CROWD (spectators of scenario watched:
+# 5 per room, 5000 more for one room), BENCH_CHURN_WARMUP
 # (10), BENCH_DB_DIR (where the server's database goes: /tmp; /dev/shm
 # takes the disk out of the figures).
 set -euo pipefail
@@ -30,7 +33,7 @@ ROOT=$(pwd)
 BUILD=${BENCH_BUILD:-build-bench}
 RESULTS=$ROOT/tests/load/results
 UPDATES=${BENCH_UPDATES:-move}
-SCENARIOS=${BENCH_SCENARIOS:-capacity throughput throughput-long latency latency-timed churn ai}
+SCENARIOS=${BENCH_SCENARIOS:-capacity throughput throughput-long latency latency-timed churn ai watched}
 SERVERS=${BENCH_SERVERS:-gomoku node}
 ROUNDS=${BENCH_ROUNDS:-1}
 CAPACITY=${BENCH_CAPACITY:-19000}
@@ -42,6 +45,9 @@ CHURN_S=${BENCH_CHURN_S:-60}
 CHURN_WARMUP=${BENCH_CHURN_WARMUP:-10}
 AI_S=${BENCH_AI_S:-15}
 AI_GAMES=${BENCH_AI_GAMES:-50}
+WATCHED_S=${BENCH_WATCHED_S:-20}
+WATCHERS=${BENCH_WATCHERS:-5}
+CROWD=${BENCH_CROWD:-5000}
 if [ -n "${BENCH_QUICK:-}" ]; then
 	CAPACITY=${BENCH_CAPACITY:-4000}
 	HOLD=${BENCH_HOLD:-5}
@@ -50,6 +56,7 @@ if [ -n "${BENCH_QUICK:-}" ]; then
 	LATENCY_S=${BENCH_LATENCY_S:-5}
 	CHURN_S=${BENCH_CHURN_S:-5}
 	CHURN_WARMUP=${BENCH_CHURN_WARMUP:-2}
+	WATCHED_S=${BENCH_WATCHED_S:-5}
 fi
 
 # Targets. Ratios are gomoku-server's figure over the baseline's, in the
@@ -62,6 +69,7 @@ TARGET_HELD=15000         # concurrent players in one server process
 TARGET_RSS_PER_CONN=10    # KiB per idle connection above the empty server
 TARGET_P99_MS=5
 TARGET_P999_MS=20
+TARGET_WATCHED_P99_MS=1   # p99 with spectators over p99 without, at most
 RSS_GROWTH_ALLOWED=1024   # KiB after churn: allocator noise, see README
 RSS_LEVEL_ALLOWED=512     # KiB over the second half of the churn window
 
@@ -123,17 +131,19 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# server_start SERVER: a fresh gomoku-server with an empty database, or a
-# fresh baseline; waits until it answers.
+# server_start SERVER [ARGS...]: a fresh gomoku-server with an empty
+# database (ARGS added to its command line), or a fresh baseline; waits
+# until it answers.
 server_start() {
-	local _
+	local _ server=$1
+	shift
 	rm -rf "${DB_DIR:?}"/*
-	case $1 in
+	case $server in
 	gomoku)
 		"$BUILD/gomoku-server" --port "$PORT" --host 127.0.0.1 \
 			--db "$DB_DIR/bench.db" --max-per-ip 0 \
 			--max-connections 20000 --rate-burst 100000 \
-			--rate-per-second 100000 --log-level warn \
+			--rate-per-second 100000 --log-level warn "$@" \
 			2>>"$RESULTS/server.log" & ;;
 	node)
 		node tests/load/baseline-server.mjs --port "$PORT" \
@@ -145,10 +155,10 @@ server_start() {
 			sleep 0.2 # let the probe's connection go
 			return
 		fi
-		kill -0 "$SERVER_PID" 2>/dev/null || die "the $1 server did not start"
+		kill -0 "$SERVER_PID" 2>/dev/null || die "the $server server did not start"
 		sleep 0.1
 	done
-	die "the $1 server is not listening on $PORT"
+	die "the $server server is not listening on $PORT"
 }
 
 # loadgen SERVER LABEL ARGS...: one run against the running server, its
@@ -180,6 +190,31 @@ ai_scenario() {
 	kill -TERM "$players"
 	wait "$players" || true
 	server_stop
+}
+
+# Scenario "watched" (gomoku-server only: the baseline has no spectators):
+# 1,000 rooms at one move per second, as latency but 2,000 players, once
+# without spectators (unwatched) and once with WATCHERS spectators per room
+# and CROWD more on one room at a time (watched), each on a fresh server
+# whose --max-spectators lets the crowd in; the order alternates from one
+# round to the next. Spectators ask updates=move like the players.
+watched_scenario() {
+	local label order="unwatched watched"
+	[ $((ROUND % 2)) -eq 1 ] || order="watched unwatched"
+	for label in $order; do
+		server_start gomoku --max-spectators $((CROWD + WATCHERS + 1000))
+		if [ "$label" = watched ]; then
+			echo "  watched (gomoku, round $ROUND): gomoku-loadgen --connections 2000 --move-rate 1 --watchers $WATCHERS --crowd $CROWD" >&2
+			loadgen gomoku watched --connections 2000 --move-rate 1 \
+				--ramp 4000 --duration "$WATCHED_S" --warmup 9 \
+				--watchers "$WATCHERS" --crowd "$CROWD"
+		else
+			echo "  unwatched (gomoku, round $ROUND): gomoku-loadgen --connections 2000 --move-rate 1" >&2
+			loadgen gomoku unwatched --connections 2000 --move-rate 1 \
+				--ramp 4000 --duration "$WATCHED_S" --warmup 9
+		fi
+		server_stop
+	done
 }
 
 # scenario LABEL ARGS...: one run against each server in turn, the order
@@ -260,6 +295,11 @@ for name in $SCENARIOS; do
 				ai_scenario ||
 				echo "  ai: skipped (needs node and tests/node_modules: ./gomoku.sh deps test)" >&2 ;;
 		esac ;;
+	watched)
+		case " $SERVERS " in
+		*" gomoku "*) watched_scenario ;;
+		*) echo "  watched: skipped (gomoku-server only)" >&2 ;;
+		esac ;;
 	*)
 		die "unknown scenario '$name'" ;;
 	esac
@@ -269,7 +309,7 @@ LOAD_AFTER=$(cut -d' ' -f1 /proc/loadavg)
 ELAPSED=$(($(date +%s) - START))
 # What the report needs, for BENCH_REPORT_ONLY.
 declare -p SCENARIOS SERVERS ROUNDS UPDATES LOAD_BEFORE LOAD_AFTER ELAPSED \
-	DB_FS CHURN_WARMUP AI_GAMES | sed 's/^declare -- //' >"$RESULTS/run.env"
+	DB_FS CHURN_WARMUP AI_GAMES WATCHERS CROWD | sed 's/^declare -- //' >"$RESULTS/run.env"
 fi
 
 # Each scenario's figures per server: the median of its rounds, field by
@@ -479,12 +519,49 @@ report() {
 		"$(jq -r '"\(.engine_moves), \(.answer_ms.p50) / \(.answer_ms.p99) ms"' "$RESULTS/ai-players.json")" "" "" "" ""
 	fi
 
+	if has watched && [ -s "$RESULTS/watched.gomoku.json" ] &&
+		[ -s "$RESULTS/unwatched.gomoku.json" ]; then
+	local both="$RESULTS/unwatched.gomoku.json $RESULTS/watched.gomoku.json"
+	row watched "rooms, moves per second" \
+		"$(fig unwatched '"\(.connections / 2), \(.moves_per_s | round)"')" "" "" "" ""
+	row "" "p50 / p99 / p99.9 unwatched, ms" \
+		"$(fig unwatched '"\(.latency_p50_us / 1000) / \(.latency_p99_us / 1000) / \(.latency_p999_us / 1000)"')" "" "" "" ""
+	row "" "... watched, ms" \
+		"$(fig watched '"\(.latency_p50_us / 1000) / \(.latency_p99_us / 1000) / \(.latency_p999_us / 1000)"')" "" "" "" ""
+	# shellcheck disable=SC2086
+	row "" "p99 watched - unwatched, ms" \
+		"$(jq -r -s '(.[1].latency_p99_us - .[0].latency_p99_us) / 1000' $both)" "" "" \
+		"<= $TARGET_WATCHED_P99_MS ms" \
+		"$(jq -r -s "if .[1].latency_p99_us - .[0].latency_p99_us <= $TARGET_WATCHED_P99_MS * 1000 then \"PASS\" else \"SHORT\" end" $both)"
+	row "" "moves per second, watched" \
+		"$(fig watched '.moves_per_s | round')" "" "" "" ""
+	row "" "spectators: per room + crowd" \
+		"$(fig watched '"\(.spectators.watchers) + \(.spectators.crowd)"')" "" "" "" ""
+	row "" "... open, mean / held" \
+		"$(fig watched '"\(.spectators.open_mean | round) / \(.spectators.held)"')" "" "" "" ""
+	row "" "... crowd's room, mean / min" \
+		"$(fig watched '"\(.spectators.crowd_mean | round) / \(.spectators.crowd_min)"')" "" "" "" ""
+	row "" "... messages per second" \
+		"$(fig watched '.spectators.messages_per_s | round')" "" "" "" ""
+	row "" "... boards received / missed" \
+		"$(fig watched '"\(.spectators.boards) / \(.spectators.boards_missed)"')" "" "" "0 missed" \
+		"$(verdict '.spectators.boards_missed == 0 and .spectators.wrong_room == 0' watched)"
+	row "" "... winners / after last board" \
+		"$(fig watched '"\(.spectators.winners) / \(.spectators.winners_complete)"')" "" "" "all" \
+		"$(verdict '.spectators.winners == .spectators.winners_complete' watched)"
+	row "" "... opened / failed / errors" \
+		"$(fig watched '"\(.spectators.opened) / \(.spectators.failed) / \(.spectators.errors | add // 0)"')" "" "" "" ""
+	row "" "server CPU %, without / with" \
+		"$(fig unwatched '.server_cpu_pct | round') / $(fig watched '.server_cpu_pct | round')" "" "" "" ""
+	fi
+
 	echo
 	printf '%-16s %-8s %-22s %-24s %s\n' scenario server "server CPU" \
 		"server waiting for CPU" "load generator CPU"
 	local server label
 	for label in $SCENARIOS; do
 		[ "$label" != ai ] || label="ai-alone ai"
+		[ "$label" != watched ] || label="unwatched watched"
 		for name in $label; do
 		for server in $SERVERS; do
 			[ -s "$RESULTS/$name.$server.json" ] || continue
@@ -500,6 +577,7 @@ report() {
 		"errors / failed conns / closes" measured target
 	for label in $SCENARIOS; do
 		[ "$label" != ai ] || label="ai-alone ai"
+		[ "$label" != watched ] || label="unwatched watched"
 		for name in $label; do
 		for server in $SERVERS; do
 			[ -s "$RESULTS/$name.$server.json" ] || continue

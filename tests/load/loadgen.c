@@ -11,9 +11,12 @@
  *
  * Three modes: play (a fixed number of connections playing game after
  * game), idle (connect, be matched, never move) and churn (a fixed rate of
- * new connections, each playing one game and leaving). See README.md.
+ * new connections, each playing one game and leaving). In any of them,
+ * spectators (--watchers, --crowd) watch the rooms the players were
+ * matched into (`?watch=ROOM`), counted apart from the players. See
+ * README.md.
  *
- * One file of about 1,900 lines: one program whose three modes share the
+ * One file of about 2,300 lines: one program whose three modes share the
  * connection state machine, the frame handling and the report; the RFC 6455
  * client is wsframe.c.
  */
@@ -57,6 +60,7 @@
 #define STOP_TIMEOUT_NS (3 * NS_PER_S) /* for clean closes at the end */
 #define SYSCOUNT_NS (2 * NS_PER_S)     /* PHASE_COUNT's length */
 #define SETTLE_TIMEOUT_NS (5 * NS_PER_S) /* for the server's fds to drop */
+#define SAMPLE_NS (100 * NS_PER_MS)	 /* spectators watching: sampled */
 
 enum mode {
 	MODE_PLAY,  /* C connections, game after game */
@@ -89,6 +93,8 @@ struct options {
 	double drain_timeout;	  /* churn: seconds to let games finish */
 	long max_pending;	  /* handshakes under way at most */
 	uint64_t seed;		  /* of the PRNG; 0: from the clock */
+	long watchers;		  /* spectators per room matched */
+	long crowd;		  /* ... and more for one room at a time */
 };
 
 enum conn_state {
@@ -131,6 +137,42 @@ struct conn {
 	bool fragmented;	     /* a fragmented message is under way */
 	uint8_t *tx;		     /* bytes the socket did not take */
 	size_t tx_len, tx_cap;	     /* ... pending and allocated */
+	/* Spectators: a slot past the players' (lg->conn_count on). */
+	bool spectator;	    /* this slot watches rooms */
+	bool watching;	    /* `spectate` came for its room */
+	long owner;	    /* the room's player slot (see watch_on_room) */
+	uint32_t owner_gen; /* ... and its gen then */
+	long watch_last;    /* `moves` of the last board seen; -1: none */
+	/* A room's player slot (the second of the pair to hear `role`). */
+	long watch_want;    /* spectators asked for its room */
+	long watch_have;    /* ... sent to it so far */
+	long watch_open;    /* ... watching it now */
+};
+
+/* A room matched that has fewer spectators sent than asked. */
+struct watch_room {
+	long slot;    /* its player slot, room in conn.room */
+	uint32_t gen; /* ... gen then: a later connection is not it */
+};
+
+/* The spectators' own counters, whole run. */
+struct spect_counters {
+	uint64_t attempted;	   /* connections started */
+	uint64_t opened;	   /* upgraded */
+	uint64_t failed;	   /* did not connect or upgrade */
+	uint64_t closed;	   /* opened, then closed */
+	uint64_t messages;	   /* text messages received */
+	uint64_t spectates;	   /* `spectate` messages */
+	uint64_t wrong_room;	   /* ... naming another room than asked */
+	uint64_t boards;	   /* `board` messages */
+	uint64_t boards_full;	   /* ... with `content` */
+	uint64_t boards_missed;	   /* gaps in their move numbers */
+	uint64_t winners;	   /* `winner` messages */
+	uint64_t winners_complete; /* ... after the game's last board */
+	uint64_t disconnects;	   /* `disconnect`: the room closed */
+	uint64_t pongs;		   /* WebSocket pings answered */
+	uint64_t rooms_asked;	   /* rooms matched that asked for some */
+	uint64_t rooms_skipped;	   /* ... not queued: the queue was full */
 };
 
 /* Counters that only grow; the window figures are differences. */
@@ -214,6 +256,25 @@ struct loadgen {
 	double client_wait_start, client_wait_end; /* runnable, not running */
 	uint64_t progress_ns;			   /* last progress line */
 	uint64_t progress_moves; /* moves_accepted at that line */
+	/* Spectators: slots conn_count .. slot_count - 1. */
+	long slot_count;	     /* players' and spectators' slots */
+	long *watch_idle;	     /* spectator slots with no room */
+	long watch_idle_len;	     /* ... how many */
+	struct watch_room *watch_short; /* rooms short of spectators, FIFO */
+	long short_head, short_len, short_cap;
+	long crowd_slot;	     /* the crowd's room's player slot; -1 */
+	uint32_t crowd_gen;	     /* ... its gen */
+	struct spect_counters spect; /* whole run */
+	struct spect_counters spect_at_start, spect_at_end;
+	long spect_open_now;	     /* spectator connections open now */
+	long spect_held;	     /* ... most at once */
+	long spect_open_at_end;	     /* ... when the window ended */
+	struct tally spect_errors;   /* `error` codes, failed connects */
+	struct tally spect_closes;   /* closes they did not ask for */
+	uint64_t sample_ns;	     /* last sample of who watches */
+	uint64_t samples;	     /* samples in the window */
+	double crowd_sum, spect_sum; /* ... sums: the crowd, all open */
+	long crowd_min, crowd_max;   /* ... the crowd's extremes */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -349,7 +410,7 @@ static void room_forget(struct loadgen *lg, struct conn *c)
 {
 	struct conn **link;
 
-	if (!c->room[0])
+	if (!c->room[0] || c->spectator)
 		return;
 	link = &lg->rooms[room_hash(c->room) % ROOM_BUCKETS];
 	for (; *link; link = &(*link)->room_next) {
@@ -361,8 +422,9 @@ static void room_forget(struct loadgen *lg, struct conn *c)
 	c->room_next = NULL;
 }
 
-/* Pairs c with the other side of its room when that one is ours. */
-static void room_join(struct loadgen *lg, struct conn *c)
+/* Pairs c with the other side of its room when that one is ours; true
+ * when it did (c keeps the room id, the other side's is cleared). */
+static bool room_join(struct loadgen *lg, struct conn *c)
 {
 	struct conn **link = &lg->rooms[room_hash(c->room) % ROOM_BUCKETS];
 
@@ -375,11 +437,12 @@ static void room_join(struct loadgen *lg, struct conn *c)
 			other->room[0] = '\0'; /* no longer in the hash */
 			other->peer = c;
 			c->peer = other;
-			return;
+			return true;
 		}
 	}
 	c->room_next = lg->rooms[room_hash(c->room) % ROOM_BUCKETS];
 	lg->rooms[room_hash(c->room) % ROOM_BUCKETS] = c;
+	return false;
 }
 
 /* ---- connections ---- */
@@ -477,13 +540,107 @@ static const char *errno_name(int err)
 /* Queues free slot c to start once fewer handshakes are under way. */
 static void conn_ready(struct loadgen *lg, struct conn *c)
 {
-	lg->ready[(lg->ready_head + lg->ready_len++) % lg->conn_count] =
+	lg->ready[(lg->ready_head + lg->ready_len++) % lg->slot_count] =
 		c - lg->conns;
+}
+
+/* ---- spectators ---- */
+
+/* The player slot of a room still in its game, or NULL. */
+static struct conn *watch_owner(struct loadgen *lg, long slot, uint32_t gen)
+{
+	struct conn *owner;
+
+	if (slot < 0)
+		return NULL;
+	owner = &lg->conns[slot];
+	if (owner->gen != gen || owner->state != CONN_OPEN ||
+	    owner->game_over)
+		return NULL;
+	return owner;
+}
+
+/*
+ * Sends idle spectators to the rooms short of them, oldest room first;
+ * a room whose game ended, or that has all it asked for, leaves the
+ * queue. A spectator waits in lg->ready like any connection.
+ */
+static void watch_dispatch(struct loadgen *lg)
+{
+	while (lg->short_len) {
+		struct watch_room *room = &lg->watch_short[lg->short_head];
+		struct conn *owner = watch_owner(lg, room->slot, room->gen);
+		struct conn *s;
+
+		if (!owner || owner->watch_have >= owner->watch_want) {
+			lg->short_head = (lg->short_head + 1) % lg->short_cap;
+			lg->short_len--;
+			continue;
+		}
+		if (!lg->watch_idle_len || lg->phase >= PHASE_DRAIN)
+			return;
+		s = &lg->conns[lg->watch_idle[--lg->watch_idle_len]];
+		memcpy(s->room, owner->room, sizeof(s->room));
+		s->owner = room->slot;
+		s->owner_gen = room->gen;
+		owner->watch_have++;
+		conn_ready(lg, s);
+	}
+}
+
+/* A room was matched, owner its player slot that kept the room id: ask
+ * for its spectators, and for the crowd when no live room has it. */
+static void watch_on_room(struct loadgen *lg, struct conn *owner)
+{
+	long want = lg->opt.watchers;
+	struct watch_room *room;
+
+	owner->watch_want = owner->watch_have = owner->watch_open = 0;
+	if (lg->opt.crowd &&
+	    !watch_owner(lg, lg->crowd_slot, lg->crowd_gen)) {
+		lg->crowd_slot = owner - lg->conns;
+		lg->crowd_gen = owner->gen;
+		want += lg->opt.crowd;
+	}
+	if (!want)
+		return;
+	lg->spect.rooms_asked++;
+	if (lg->short_len == lg->short_cap) {
+		lg->spect.rooms_skipped++;
+		return;
+	}
+	owner->watch_want = want;
+	room = &lg->watch_short[(lg->short_head + lg->short_len++) %
+				lg->short_cap];
+	room->slot = owner - lg->conns;
+	room->gen = owner->gen;
+	watch_dispatch(lg);
+}
+
+/* A spectator slot is free again: it waits for the next room short of
+ * spectators. */
+static void watch_idle(struct loadgen *lg, struct conn *c)
+{
+	c->room[0] = '\0';
+	c->owner = -1;
+	lg->watch_idle[lg->watch_idle_len++] = c - lg->conns;
+	watch_dispatch(lg);
 }
 
 /* What happens to a slot once its connection is gone. */
 static void conn_recycle(struct loadgen *lg, struct conn *c, uint64_t delay)
 {
+	if (c->spectator) {
+		/* Its room is over or it failed: the next room short of
+		 * spectators, after the retry delay if it failed. */
+		if (lg->phase >= PHASE_DRAIN)
+			return;
+		if (delay)
+			timer_set(lg, c, now_ns() + delay);
+		else
+			watch_idle(lg, c);
+		return;
+	}
 	if (lg->opt.mode == MODE_CHURN) {
 		lg->free_slots[lg->free_count++] = c - lg->conns;
 		return;
@@ -500,8 +657,16 @@ static void conn_recycle(struct loadgen *lg, struct conn *c, uint64_t delay)
 /* A connection that never opened: counted by cause, retried later. */
 static void conn_fail(struct loadgen *lg, struct conn *c, const char *cause)
 {
-	lg->count.failed++;
-	tally_add(&lg->connect_errors, cause, 1);
+	if (c->spectator) {
+		char name[TALLY_NAME_MAX];
+
+		lg->spect.failed++;
+		snprintf(name, sizeof(name), "connect_%s", cause);
+		tally_add(&lg->spect_errors, name, 1);
+	} else {
+		lg->count.failed++;
+		tally_add(&lg->connect_errors, cause, 1);
+	}
 	conn_release(lg, c);
 	conn_recycle(lg, c, RETRY_DELAY_NS);
 }
@@ -510,7 +675,8 @@ static void conn_fail(struct loadgen *lg, struct conn *c, const char *cause)
 static void conn_end(struct loadgen *lg, struct conn *c, const char *cause)
 {
 	if (cause)
-		tally_add(&lg->closes, cause, 1);
+		tally_add(c->spectator ? &lg->spect_closes : &lg->closes,
+			  cause, 1);
 	conn_release(lg, c);
 	conn_recycle(lg, c, 0);
 }
@@ -564,7 +730,10 @@ static void conn_start(struct loadgen *lg, struct conn *c)
 	int one = 1;
 
 	timer_clear(lg, c);
-	lg->count.attempted++;
+	if (c->spectator)
+		lg->spect.attempted++;
+	else
+		lg->count.attempted++;
 	c->started_ns = now_ns();
 	c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (c->fd < 0) {
@@ -618,9 +787,15 @@ static void conn_connected(struct loadgen *lg, struct conn *c)
 		conn_fail(lg, c, errno_name(err ? err : errno));
 		return;
 	}
-	loadgen_uid(lg, uid);
-	snprintf(target, sizeof(target), "%s?uid=%s%s%s", lg->opt.path, uid,
-		 lg->opt.compact ? "&updates=move" : "", lg->tc_query);
+	if (c->spectator) {
+		snprintf(target, sizeof(target), "%s?watch=%s%s", lg->opt.path,
+			 c->room, lg->opt.compact ? "&updates=move" : "");
+	} else {
+		loadgen_uid(lg, uid);
+		snprintf(target, sizeof(target), "%s?uid=%s%s%s", lg->opt.path,
+			 uid, lg->opt.compact ? "&updates=move" : "",
+			 lg->tc_query);
+	}
 	r0 = loadgen_random(lg);
 	r1 = loadgen_random(lg);
 	memcpy(key, &r0, 8);
@@ -637,8 +812,14 @@ static void conn_opened(struct loadgen *lg, struct conn *c)
 {
 	c->state = CONN_OPEN;
 	timer_clear(lg, c);
-	lg->count.opened++;
 	lg->pending--;
+	if (c->spectator) {
+		lg->spect.opened++;
+		if (++lg->spect_open_now > lg->spect_held)
+			lg->spect_held = lg->spect_open_now;
+		return;
+	}
+	lg->count.opened++;
 	lg->open_now++;
 	if (lg->open_now > lg->held)
 		lg->held = lg->open_now;
@@ -648,7 +829,17 @@ static void conn_release(struct loadgen *lg, struct conn *c)
 {
 	if (c->state == CONN_CONNECTING || c->state == CONN_UPGRADING)
 		lg->pending--;
-	if (c->state == CONN_OPEN || c->state == CONN_CLOSING) {
+	if (c->spectator && (c->state == CONN_OPEN || c->state == CONN_CLOSING)) {
+		struct conn *owner = c->watching ?
+					     watch_owner(lg, c->owner,
+							 c->owner_gen) :
+					     NULL;
+
+		lg->spect.closed++;
+		lg->spect_open_now--;
+		if (owner)
+			owner->watch_open--;
+	} else if (c->state == CONN_OPEN || c->state == CONN_CLOSING) {
 		lg->count.closed++;
 		lg->open_now--;
 		if (c->side != SIDE_NONE)
@@ -668,6 +859,8 @@ static void conn_release(struct loadgen *lg, struct conn *c)
 	c->side = SIDE_NONE;
 	c->close_sent = false;
 	c->game_over = false;
+	c->watching = false;
+	c->watch_last = -1;
 	c->fragmented = false;
 	c->size = 15;
 	c->stones = 0;
@@ -824,8 +1017,8 @@ static void player_on_role(struct loadgen *lg, struct conn *c,
 		c->size = msg->size;
 	room_forget(lg, c);
 	snprintf(c->room, sizeof(c->room), "%s", msg->room);
-	if (c->room[0])
-		room_join(lg, c);
+	if (c->room[0] && room_join(lg, c))
+		watch_on_room(lg, c);
 	c->moves = 0;
 	c->game_over = false;
 	c->games++;
@@ -861,6 +1054,70 @@ static void player_on_board(struct loadgen *lg, struct conn *c,
 		player_turn(lg, c, now, false);
 }
 
+/*
+ * A spectator's message: counted and checked, never answered (a spectator
+ * sends nothing but pongs to the server's pings, and its close). It
+ * leaves when its room closes (`disconnect`); see watch_idle.
+ */
+static void spectator_on_message(struct loadgen *lg, struct conn *c,
+				 const struct message *msg)
+{
+	struct conn *owner;
+
+	lg->spect.messages++;
+	switch (msg->type) {
+	case MESSAGE_WELCOME:
+		if (msg->size)
+			c->size = msg->size;
+		break;
+	case MESSAGE_SPECTATE:
+		lg->spect.spectates++;
+		if (msg->size)
+			c->size = msg->size;
+		c->watch_last = -1;
+		if (strcmp(msg->room, c->room)) {
+			/* Not the room asked for (or a rematch's). */
+			lg->spect.wrong_room++;
+			snprintf(c->room, sizeof(c->room), "%s", msg->room);
+			break;
+		}
+		if (c->watching)
+			break;
+		c->watching = true;
+		owner = watch_owner(lg, c->owner, c->owner_gen);
+		if (owner)
+			owner->watch_open++;
+		else
+			c->watching = false; /* nothing to count it in */
+		break;
+	case MESSAGE_BOARD:
+		lg->spect.boards++;
+		if (msg->has_content)
+			lg->spect.boards_full++;
+		lg->spect.boards_missed +=
+			(uint64_t)message_boards_missed(c->watch_last,
+							msg->moves);
+		if (msg->moves >= 0)
+			c->watch_last = msg->moves;
+		break;
+	case MESSAGE_WINNER:
+		lg->spect.winners++;
+		if (c->watch_last == player_game_moves(lg, c))
+			lg->spect.winners_complete++;
+		break;
+	case MESSAGE_DISCONNECT:
+		lg->spect.disconnects++;
+		conn_close(lg, c, 1000);
+		break;
+	case MESSAGE_ERROR:
+		tally_add(&lg->spect_errors, msg->code[0] ? msg->code : "no_code",
+			  1);
+		break;
+	default:
+		break;
+	}
+}
+
 /* One complete text message from the server. */
 static void conn_on_message(struct loadgen *lg, struct conn *c,
 			    const char *text, size_t len, uint64_t now)
@@ -870,7 +1127,12 @@ static void conn_on_message(struct loadgen *lg, struct conn *c,
 	if (c->state != CONN_OPEN)
 		return;
 	if (message_scan(&msg, text, len)) {
-		tally_add(&lg->errors, "unparsable_message", 1);
+		tally_add(c->spectator ? &lg->spect_errors : &lg->errors,
+			  "unparsable_message", 1);
+		return;
+	}
+	if (c->spectator) {
+		spectator_on_message(lg, c, &msg);
 		return;
 	}
 	switch (msg.type) {
@@ -905,6 +1167,7 @@ static void conn_on_message(struct loadgen *lg, struct conn *c,
 	case MESSAGE_PONG:
 	case MESSAGE_OPPONENT_AWAY:
 	case MESSAGE_OPPONENT_BACK:
+	case MESSAGE_SPECTATE:
 	case MESSAGE_OTHER:
 		break;
 	}
@@ -969,6 +1232,8 @@ static void conn_on_frame(struct loadgen *lg, struct conn *c,
 		conn_on_message(lg, c, (char *)c->frag, c->frag_len, now);
 		return;
 	case WS_PING:
+		if (c->spectator)
+			lg->spect.pongs++;
 		conn_send(lg, c, WS_PONG, frame->payload, frame->length);
 		return;
 	case WS_PONG:
@@ -983,7 +1248,9 @@ static void conn_on_frame(struct loadgen *lg, struct conn *c,
 					    (uint8_t)code };
 
 			snprintf(cause, sizeof(cause), "%d", code);
-			tally_add(&lg->closes, cause, 1);
+			tally_add(c->spectator ? &lg->spect_closes :
+						 &lg->closes,
+				  cause, 1);
 			c->close_sent = true;
 			if (conn_send(lg, c, WS_CLOSE, echo,
 				      code == 1005 ? 0 : 2))
@@ -1132,14 +1399,18 @@ static void conn_on_timer(struct loadgen *lg, struct conn *c, uint64_t now)
 {
 	switch (c->state) {
 	case CONN_FREE:
-		conn_ready(lg, c);
+		if (c->spectator)
+			watch_idle(lg, c); /* after a failure's delay */
+		else
+			conn_ready(lg, c);
 		break;
 	case CONN_CONNECTING:
 	case CONN_UPGRADING:
 		conn_fail(lg, c, "handshake_timeout");
 		break;
 	case CONN_OPEN:
-		player_move(lg, c, now);
+		if (!c->spectator)
+			player_move(lg, c, now);
 		break;
 	case CONN_CLOSING:
 		conn_end(lg, c, c->close_sent ? "close_timeout" : NULL);
@@ -1166,6 +1437,8 @@ static void loadgen_enter(struct loadgen *lg, enum phase phase, uint64_t now)
 		if (lg->opt.mode != MODE_IDLE)
 			histogram_init(&lg->matching);
 		lg->at_start = lg->count;
+		lg->spect_at_start = lg->spect;
+		lg->sample_ns = now;
 		lg->window_start_ns = now;
 		lg->client_cpu_start = cpu_self_s();
 		lg->client_wait_start = procstat_wait_s(0);
@@ -1176,6 +1449,8 @@ static void loadgen_enter(struct loadgen *lg, enum phase phase, uint64_t now)
 	case PHASE_STOP:
 		if (lg->window_start_ns && !lg->window_end_ns) {
 			lg->at_end = lg->count;
+			lg->spect_at_end = lg->spect;
+			lg->spect_open_at_end = lg->spect_open_now;
 			lg->window_end_ns = now;
 			lg->client_cpu_end = cpu_self_s();
 			lg->client_wait_end = procstat_wait_s(0);
@@ -1199,7 +1474,7 @@ static void loadgen_close_all(struct loadgen *lg)
 {
 	long i;
 
-	for (i = 0; i < lg->conn_count; i++) {
+	for (i = 0; i < lg->slot_count; i++) {
 		struct conn *c = &lg->conns[i];
 
 		switch (c->state) {
@@ -1244,7 +1519,7 @@ static void loadgen_start_due(struct loadgen *lg, uint64_t now)
 	while (lg->ready_len && budget && lg->pending < lg->opt.max_pending) {
 		long slot = lg->ready[lg->ready_head];
 
-		lg->ready_head = (lg->ready_head + 1) % lg->conn_count;
+		lg->ready_head = (lg->ready_head + 1) % lg->slot_count;
 		lg->ready_len--;
 		if (lg->phase >= PHASE_DRAIN ||
 		    lg->conns[slot].state != CONN_FREE)
@@ -1366,7 +1641,8 @@ static void loadgen_advance(struct loadgen *lg, uint64_t now)
 		loadgen_close_all(lg);
 		return;
 	case PHASE_STOP:
-		if (lg->open_now && in_phase < STOP_TIMEOUT_NS)
+		if ((lg->open_now || lg->spect_open_now) &&
+		    in_phase < STOP_TIMEOUT_NS)
 			return;
 		lg->phase = PHASE_DONE;
 		return;
@@ -1375,10 +1651,33 @@ static void loadgen_advance(struct loadgen *lg, uint64_t now)
 	}
 }
 
+/* In the window, every SAMPLE_NS: how many watch the crowd's room, and
+ * how many spectators are open in all. */
+static void loadgen_sample(struct loadgen *lg, uint64_t now)
+{
+	struct conn *crowd;
+	long watching;
+
+	if (lg->phase != PHASE_WINDOW || lg->slot_count == lg->conn_count ||
+	    now - lg->sample_ns < SAMPLE_NS)
+		return;
+	lg->sample_ns = now;
+	crowd = watch_owner(lg, lg->crowd_slot, lg->crowd_gen);
+	watching = crowd ? crowd->watch_open : 0;
+	if (!lg->samples || watching < lg->crowd_min)
+		lg->crowd_min = watching;
+	if (watching > lg->crowd_max)
+		lg->crowd_max = watching;
+	lg->crowd_sum += (double)watching;
+	lg->spect_sum += (double)lg->spect_open_now;
+	lg->samples++;
+}
+
 static void loadgen_progress(struct loadgen *lg, uint64_t now)
 {
 	static const char *const names[] = { "ramp",  "warmup", "window",
-					     "drain", "stop",	"done" };
+					     "count", "drain",	"stop",
+					     "done" };
 	uint64_t moves = lg->count.moves_accepted;
 	double elapsed = (double)(now - lg->progress_ns) / 1e9;
 
@@ -1386,13 +1685,14 @@ static void loadgen_progress(struct loadgen *lg, uint64_t now)
 		return;
 	fprintf(stderr,
 		"[%6.1f s] %-6s open %6ld matched %6ld failed %llu "
-		"moves/s %8.0f lat p99 %.2f ms errors %llu\n",
+		"moves/s %8.0f lat p99 %.2f ms errors %llu spectators %ld\n",
 		(double)(now - lg->start_ns) / 1e9, names[lg->phase],
 		lg->open_now, lg->matched_now,
 		(unsigned long long)lg->count.failed,
 		(double)(moves - lg->progress_moves) / elapsed,
 		(double)histogram_percentile(&lg->latency, 99) / 1000.0,
-		(unsigned long long)tally_total(&lg->errors));
+		(unsigned long long)tally_total(&lg->errors),
+		lg->spect_open_now);
 	lg->progress_ns = now;
 	lg->progress_moves = moves;
 }
@@ -1457,6 +1757,7 @@ static void loadgen_run(struct loadgen *lg)
 			conn_on_timer(lg, c, now);
 		}
 		loadgen_advance(lg, now);
+		loadgen_sample(lg, now);
 		loadgen_progress(lg, now);
 	}
 }
@@ -1473,6 +1774,48 @@ static void loadgen_settle(struct loadgen *lg)
 		loadgen_snapshot(lg, &lg->srv_after);
 	} while (lg->srv_after.valid && lg->srv_after.fds > lg->srv_empty.fds &&
 		 now_ns() < deadline);
+}
+
+static void loadgen_report_spectators(const struct loadgen *lg,
+				      struct report_spectators *s)
+{
+	const struct spect_counters *c = &lg->spect;
+	double window_s =
+		(double)(lg->window_end_ns - lg->window_start_ns) / 1e9;
+
+	s->watchers = lg->opt.watchers;
+	s->crowd = lg->opt.crowd;
+	s->held = lg->spect_held;
+	s->open_at_end = lg->spect_open_at_end;
+	s->attempted = c->attempted;
+	s->opened = c->opened;
+	s->failed = c->failed;
+	s->closed = c->closed;
+	s->rooms_asked = c->rooms_asked;
+	s->rooms_skipped = c->rooms_skipped;
+	s->messages = c->messages;
+	if (window_s > 0)
+		s->messages_per_s = (double)(lg->spect_at_end.messages -
+					     lg->spect_at_start.messages) /
+				    window_s;
+	s->spectates = c->spectates;
+	s->wrong_room = c->wrong_room;
+	s->boards = c->boards;
+	s->boards_full = c->boards_full;
+	s->boards_window = lg->spect_at_end.boards - lg->spect_at_start.boards;
+	s->boards_missed = c->boards_missed;
+	s->winners = c->winners;
+	s->winners_complete = c->winners_complete;
+	s->disconnects = c->disconnects;
+	s->pongs = c->pongs;
+	if (lg->samples) {
+		s->crowd_mean = lg->crowd_sum / (double)lg->samples;
+		s->open_mean = lg->spect_sum / (double)lg->samples;
+	}
+	s->crowd_min = lg->crowd_min;
+	s->crowd_max = lg->crowd_max;
+	s->errors = lg->spect_errors;
+	s->closes = lg->spect_closes;
 }
 
 static void loadgen_report(struct loadgen *lg, struct report *r)
@@ -1524,6 +1867,7 @@ static void loadgen_report(struct loadgen *lg, struct report *r)
 	r->errors = lg->errors;
 	r->closes = lg->closes;
 	r->connect_errors = lg->connect_errors;
+	loadgen_report_spectators(lg, &r->spect);
 	r->client_cpu_s = lg->client_cpu_end - lg->client_cpu_start;
 	r->client_wait_s = lg->client_wait_start >= 0 ?
 				   lg->client_wait_end - lg->client_wait_start :
@@ -1607,6 +1951,8 @@ static void usage(FILE *out)
 	      "  --handshake-timeout S  to connect and upgrade (10)\n"
 	      "  --drain-timeout S      churn: for games to finish (30)\n"
 	      "  --max-pending N        handshakes under way at most (256)\n"
+	      "  --watchers N           spectators per room matched (0)\n"
+	      "  --crowd M              M more for one room at a time (0)\n"
 	      "  --seed N               PRNG seed (from the clock)\n"
 	      "  --verbose              a progress line a second on stderr\n"
 	      "  --help                 this text\n",
@@ -1656,6 +2002,8 @@ static int options_parse(struct options *opt, int argc, char **argv)
 		OPT_SEED,
 		OPT_MAX_PENDING,
 		OPT_VERBOSE,
+		OPT_WATCHERS,
+		OPT_CROWD,
 		OPT_HELP,
 	};
 	static const struct option longs[] = {
@@ -1681,6 +2029,8 @@ static int options_parse(struct options *opt, int argc, char **argv)
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "max-pending", required_argument, NULL, OPT_MAX_PENDING },
 		{ "verbose", no_argument, NULL, OPT_VERBOSE },
+		{ "watchers", required_argument, NULL, OPT_WATCHERS },
+		{ "crowd", required_argument, NULL, OPT_CROWD },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1812,6 +2162,16 @@ static int options_parse(struct options *opt, int argc, char **argv)
 		case OPT_VERBOSE:
 			opt->verbose = true;
 			break;
+		case OPT_WATCHERS:
+			if (parse_number(flag, optarg, 0, 1e5, &number))
+				return -1;
+			opt->watchers = (long)number;
+			break;
+		case OPT_CROWD:
+			if (parse_number(flag, optarg, 0, 1e6, &number))
+				return -1;
+			opt->crowd = (long)number;
+			break;
 		case OPT_HELP:
 			usage(stdout);
 			exit(0);
@@ -1846,7 +2206,7 @@ static long loadgen_fd_budget(void)
 static int loadgen_init(struct loadgen *lg)
 {
 	struct options *opt = &lg->opt;
-	long budget = loadgen_fd_budget(), i;
+	long budget = loadgen_fd_budget(), i, spectators;
 
 	if (inet_pton(AF_INET, opt->host, &lg->target.sin_addr) != 1) {
 		fprintf(stderr,
@@ -1866,7 +2226,11 @@ static int loadgen_init(struct loadgen *lg)
 			 plus ? (int)(plus - opt->tc) : (int)strlen(opt->tc),
 			 opt->tc, plus ? "%2B" : "", plus ? plus + 1 : "");
 	}
-	lg->conn_count = opt->mode == MODE_CHURN ? budget : opt->connections;
+	/* Churn: the slots the fd limit leaves, a room's spectators and the
+	 * crowd set aside for every two players. */
+	lg->conn_count = opt->mode == MODE_CHURN ?
+				 (budget - opt->crowd) * 2 / (2 + opt->watchers) :
+				 opt->connections;
 	if (lg->conn_count > budget) {
 		fprintf(stderr,
 			"loadgen: %ld connections asked, the fd limit allows "
@@ -1874,26 +2238,51 @@ static int loadgen_init(struct loadgen *lg)
 			lg->conn_count, budget, budget);
 		lg->conn_count = budget;
 	}
+	/* Spectators: enough for every room the players can be in at
+	 * once, and the crowd; in churn mode as many rooms as slots/2. */
+	spectators = lg->conn_count / 2 * opt->watchers + opt->crowd;
+	if (spectators > budget - lg->conn_count) {
+		fprintf(stderr,
+			"loadgen: %ld players and %ld spectators need %ld "
+			"fds, the fd limit allows %ld\n",
+			lg->conn_count, spectators,
+			lg->conn_count + spectators, budget);
+		return -1;
+	}
+	lg->slot_count = lg->conn_count + spectators;
+	lg->short_cap = lg->conn_count;
+	lg->crowd_slot = -1;
 	lg->rng = opt->seed ? opt->seed : now_ns() ^ ((uint64_t)getpid() << 32);
-	lg->conns = calloc((size_t)lg->conn_count, sizeof(*lg->conns));
-	lg->heap = calloc((size_t)lg->conn_count, sizeof(*lg->heap));
+	lg->conns = calloc((size_t)lg->slot_count, sizeof(*lg->conns));
+	lg->heap = calloc((size_t)lg->slot_count, sizeof(*lg->heap));
 	lg->free_slots =
 		calloc((size_t)lg->conn_count, sizeof(*lg->free_slots));
-	lg->ready = calloc((size_t)lg->conn_count, sizeof(*lg->ready));
+	lg->ready = calloc((size_t)lg->slot_count, sizeof(*lg->ready));
+	lg->watch_idle = calloc((size_t)spectators + 1, sizeof(*lg->watch_idle));
+	lg->watch_short =
+		calloc((size_t)lg->short_cap, sizeof(*lg->watch_short));
 	lg->rooms = calloc(ROOM_BUCKETS, sizeof(*lg->rooms));
 	lg->rx = malloc(RX_BUFFER_SIZE);
 	lg->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (!lg->conns || !lg->heap || !lg->free_slots || !lg->ready ||
-	    !lg->rooms || !lg->rx || lg->epoll_fd < 0) {
+	    !lg->watch_idle || !lg->watch_short || !lg->rooms || !lg->rx ||
+	    lg->epoll_fd < 0) {
 		fprintf(stderr, "loadgen: cannot set up: %s\n",
 			strerror(errno));
 		return -1;
 	}
-	for (i = 0; i < lg->conn_count; i++) {
+	for (i = 0; i < lg->slot_count; i++) {
 		lg->conns[i].fd = -1;
 		lg->conns[i].heap_index = -1;
 		lg->conns[i].size = 15;
 		lg->conns[i].sent_moves = -1;
+		lg->conns[i].owner = -1;
+		lg->conns[i].watch_last = -1;
+	}
+	/* The spectators wait for rooms, the lowest slot first. */
+	for (i = lg->slot_count - 1; i >= lg->conn_count; i--) {
+		lg->conns[i].spectator = true;
+		lg->watch_idle[lg->watch_idle_len++] = i;
 	}
 	/* Churn hands out the low slots first, so sources rotate. */
 	for (i = lg->conn_count - 1; i >= 0; i--)
@@ -1907,7 +2296,7 @@ static void loadgen_release(struct loadgen *lg)
 {
 	long i;
 
-	for (i = 0; i < lg->conn_count; i++) {
+	for (i = 0; i < lg->slot_count; i++) {
 		if (lg->conns[i].fd >= 0)
 			close(lg->conns[i].fd);
 		free(lg->conns[i].rx);
@@ -1920,6 +2309,8 @@ static void loadgen_release(struct loadgen *lg)
 	free(lg->heap);
 	free(lg->free_slots);
 	free(lg->ready);
+	free(lg->watch_idle);
+	free(lg->watch_short);
 	free(lg->rooms);
 	free(lg->rx);
 	syscount_close(&lg->syscount);

@@ -191,6 +191,7 @@ static enum message_type message_type_parse(const char *name)
 		{ "pong", MESSAGE_PONG },
 		{ "opponent_away", MESSAGE_OPPONENT_AWAY },
 		{ "opponent_back", MESSAGE_OPPONENT_BACK },
+		{ "spectate", MESSAGE_SPECTATE },
 	};
 	size_t i;
 
@@ -334,4 +335,11 @@ const char *side_name(enum side side)
 		break;
 	}
 	return "none";
+}
+
+long message_boards_missed(long last, long moves)
+{
+	if (last < 0 || moves < 0 || moves == last + 1)
+		return 0;
+	return moves > last + 1 ? moves - last - 1 : 1;
 }

@@ -27,6 +27,7 @@ enum message_type {
 	MESSAGE_PONG,
 	MESSAGE_OPPONENT_AWAY,
 	MESSAGE_OPPONENT_BACK,
+	MESSAGE_SPECTATE, /* a spectator's room, players' names */
 };
 
 /* A side, or what a `winner` names. */
@@ -63,6 +64,15 @@ struct message {
  * was read before the fault).
  */
 int message_scan(struct message *msg, const char *text, size_t len);
+
+/*
+ * A spectator's check that it got every board of its room: the boards
+ * missed between one numbered last (moves of the room after it; -1 when
+ * none came yet) and the next, numbered moves. 0 when moves is last + 1;
+ * a number that does not grow (a repeat, or a move taken back, which the
+ * load generator's games never do) counts as one.
+ */
+long message_boards_missed(long last, long moves);
 
 /* "front", "back", "draw" or "none". */
 const char *side_name(enum side side);

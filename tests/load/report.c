@@ -72,6 +72,54 @@ static void row(FILE *out, const char *name)
 	fprintf(out, "  %-30s ", name);
 }
 
+static void report_print_spectators(const struct report_spectators *s,
+				    FILE *out)
+{
+	row(out, "spectators asked");
+	fprintf(out, "%ld per room, %ld more for one room; %llu rooms asked",
+		s->watchers, s->crowd, (unsigned long long)s->rooms_asked);
+	if (s->rooms_skipped)
+		fprintf(out, " (%llu skipped)",
+			(unsigned long long)s->rooms_skipped);
+	fputc('\n', out);
+	row(out, "spectators held (max)");
+	fprintf(out, "%ld (open at end %ld, mean %.0f in the window)\n",
+		s->held, s->open_at_end, s->open_mean);
+	row(out, "spectators opened / failed");
+	fprintf(out, "%llu / %llu of %llu attempted, %llu closed\n",
+		(unsigned long long)s->opened, (unsigned long long)s->failed,
+		(unsigned long long)s->attempted,
+		(unsigned long long)s->closed);
+	row(out, "crowd's room watched by");
+	fprintf(out, "mean %.0f, min %ld, max %ld (sampled each 0.1 s)\n",
+		s->crowd_mean, s->crowd_min, s->crowd_max);
+	row(out, "spectator messages");
+	fprintf(out, "%llu (%.0f/s in the window)\n",
+		(unsigned long long)s->messages, s->messages_per_s);
+	row(out, "spectate / wrong room");
+	fprintf(out, "%llu / %llu\n", (unsigned long long)s->spectates,
+		(unsigned long long)s->wrong_room);
+	row(out, "spectator boards / missed");
+	fprintf(out, "%llu (%llu full, %llu in the window) / %llu\n",
+		(unsigned long long)s->boards,
+		(unsigned long long)s->boards_full,
+		(unsigned long long)s->boards_window,
+		(unsigned long long)s->boards_missed);
+	row(out, "spectator winners / complete");
+	fprintf(out, "%llu / %llu (after the game's last board)\n",
+		(unsigned long long)s->winners,
+		(unsigned long long)s->winners_complete);
+	row(out, "rooms closed / pings answered");
+	fprintf(out, "%llu / %llu\n", (unsigned long long)s->disconnects,
+		(unsigned long long)s->pongs);
+	row(out, "spectator errors by code");
+	tally_print_text(&s->errors, out);
+	fputc('\n', out);
+	row(out, "spectator closes by code");
+	tally_print_text(&s->closes, out);
+	fputc('\n', out);
+}
+
 void report_print_table(const struct report *r, FILE *out)
 {
 	fprintf(out, "%s (%s, updates=%s, %s)\n", r->label, r->mode, r->updates,
@@ -120,6 +168,8 @@ void report_print_table(const struct report *r, FILE *out)
 	row(out, "failed connections by cause");
 	tally_print_text(&r->connect_errors, out);
 	fputc('\n', out);
+	if (r->spect.watchers || r->spect.crowd)
+		report_print_spectators(&r->spect, out);
 	row(out, "load generator CPU");
 	fprintf(out, "%.2f s (%.2f s waiting for a CPU)\n", r->client_cpu_s,
 		r->client_wait_s);
@@ -176,6 +226,47 @@ static void json_long(FILE *out, const char *key, long value)
 		fprintf(out, ",\"%s\":%ld", key, value);
 }
 
+/* ,"spectators":{...}: every figure of struct report_spectators. */
+static void report_print_spectators_json(const struct report_spectators *s,
+					 FILE *out)
+{
+	fprintf(out,
+		",\"spectators\":{\"watchers\":%ld,\"crowd\":%ld,"
+		"\"held\":%ld,\"open_at_end\":%ld,\"attempted\":%llu,"
+		"\"opened\":%llu,\"failed\":%llu,\"closed\":%llu,"
+		"\"rooms_asked\":%llu,\"rooms_skipped\":%llu,"
+		"\"messages\":%llu,\"messages_per_s\":%.1f,"
+		"\"spectates\":%llu,\"wrong_room\":%llu,\"boards\":%llu,"
+		"\"boards_full\":%llu,\"boards_window\":%llu,"
+		"\"boards_missed\":%llu,\"winners\":%llu,"
+		"\"winners_complete\":%llu,\"disconnects\":%llu,"
+		"\"pongs\":%llu,\"crowd_mean\":%.1f,\"crowd_min\":%ld,"
+		"\"crowd_max\":%ld,\"open_mean\":%.1f,",
+		s->watchers, s->crowd, s->held, s->open_at_end,
+		(unsigned long long)s->attempted,
+		(unsigned long long)s->opened, (unsigned long long)s->failed,
+		(unsigned long long)s->closed,
+		(unsigned long long)s->rooms_asked,
+		(unsigned long long)s->rooms_skipped,
+		(unsigned long long)s->messages, s->messages_per_s,
+		(unsigned long long)s->spectates,
+		(unsigned long long)s->wrong_room,
+		(unsigned long long)s->boards,
+		(unsigned long long)s->boards_full,
+		(unsigned long long)s->boards_window,
+		(unsigned long long)s->boards_missed,
+		(unsigned long long)s->winners,
+		(unsigned long long)s->winners_complete,
+		(unsigned long long)s->disconnects,
+		(unsigned long long)s->pongs, s->crowd_mean, s->crowd_min,
+		s->crowd_max, s->open_mean);
+	fputs("\"errors\":", out);
+	tally_print_json(&s->errors, out);
+	fputs(",\"closes\":", out);
+	tally_print_json(&s->closes, out);
+	fputc('}', out);
+}
+
 void report_print_json(const struct report *r, FILE *out)
 {
 	/* The label and mode come from the command line: keep them plain. */
@@ -227,6 +318,7 @@ void report_print_json(const struct report *r, FILE *out)
 	tally_print_json(&r->connect_errors, out);
 	fprintf(out, ",\"client_cpu_s\":%.3f,\"client_wait_s\":%.3f",
 		r->client_cpu_s, r->client_wait_s);
+	report_print_spectators_json(&r->spect, out);
 	if (!r->server) {
 		fputs(",\"server_pid\":null}\n", out);
 		return;

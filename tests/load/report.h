@@ -37,6 +37,37 @@ void tally_add(struct tally *tally, const char *name, uint64_t count);
 /* The sum of every count. */
 uint64_t tally_total(const struct tally *tally);
 
+/* The spectators of a run (--watchers, --crowd), apart from the players. */
+struct report_spectators {
+	long watchers;		   /* asked per room */
+	long crowd;		   /* ... and for one room at a time */
+	long held;		   /* most open at once */
+	long open_at_end;	   /* open when the window closed */
+	uint64_t attempted;	   /* connections started, whole run */
+	uint64_t opened;	   /* ... upgraded */
+	uint64_t failed;	   /* ... that did not */
+	uint64_t closed;	   /* opened connections that have closed */
+	uint64_t rooms_asked;	   /* rooms matched that asked for some */
+	uint64_t rooms_skipped;	   /* ... left without: queue full */
+	uint64_t messages;	   /* text messages received, whole run */
+	double messages_per_s;	   /* ... in the window */
+	uint64_t spectates;	   /* `spectate` messages */
+	uint64_t wrong_room;	   /* ... for another room than asked */
+	uint64_t boards;	   /* `board` messages, whole run */
+	uint64_t boards_full;	   /* ... with `content` (the first) */
+	uint64_t boards_window;	   /* ... in the window */
+	uint64_t boards_missed;	   /* gaps in their move numbers */
+	uint64_t winners;	   /* `winner` messages */
+	uint64_t winners_complete; /* ... after the game's last board */
+	uint64_t disconnects;	   /* `disconnect`: the room closed */
+	uint64_t pongs;		   /* server pings answered */
+	double crowd_mean;	   /* watching the crowd's room, sampled */
+	long crowd_min, crowd_max; /* ... over the window */
+	double open_mean;	   /* spectators open, sampled likewise */
+	struct tally errors;	   /* `error` codes; connect_CAUSE */
+	struct tally closes;	   /* closes they did not ask for */
+};
+
 /* One of these per run. */
 struct report {
 	const char *label;	  /* --label, the scenario's name */
@@ -91,6 +122,7 @@ struct report {
 	bool syscalls;		     /* syscalls_per_move is valid */
 	double syscalls_per_move[SYSCALL_KINDS]; /* server, for 2 s after
 						  * the window */
+	struct report_spectators spect;		 /* all 0 without any */
 };
 
 /* Prints the human-readable table. */

@@ -93,6 +93,34 @@ static void error_and_winner_should_give_code_and_winner(void **state)
 	assert_int_equal(msg.winner, SIDE_BACK);
 }
 
+static void spectate_should_give_room_past_nested_players(void **state)
+{
+	struct message msg;
+
+	(void)state;
+	assert_int_equal(scan(&msg, "{\"type\":\"spectate\",\"room\":"
+				    "\"25edc766-5e4f-88e7-b550-709182c70aed\","
+				    "\"size\":15,\"rule\":\"freestyle\","
+				    "\"tc\":\"60+0\",\"players\":{\"front\":"
+				    "{\"name\":\"Bo\"},\"back\":{}}}"),
+			 0);
+	assert_int_equal(msg.type, MESSAGE_SPECTATE);
+	assert_string_equal(msg.room, "25edc766-5e4f-88e7-b550-709182c70aed");
+	assert_int_equal(msg.size, 15);
+	assert_int_equal(msg.role, SIDE_NONE);
+}
+
+static void boards_missed_should_count_the_gap(void **state)
+{
+	(void)state;
+	assert_int_equal(message_boards_missed(-1, 4), 0);
+	assert_int_equal(message_boards_missed(4, 5), 0);
+	assert_int_equal(message_boards_missed(4, 7), 2);
+	assert_int_equal(message_boards_missed(4, 4), 1);
+	assert_int_equal(message_boards_missed(4, 2), 1);
+	assert_int_equal(message_boards_missed(4, -1), 0);
+}
+
 static void malformed_text_should_be_refused(void **state)
 {
 	struct message msg;
@@ -214,6 +242,8 @@ int main(void)
 		cmocka_unit_test(full_board_should_skip_content_in_any_order),
 		cmocka_unit_test(role_should_give_side_room_and_size),
 		cmocka_unit_test(error_and_winner_should_give_code_and_winner),
+		cmocka_unit_test(spectate_should_give_room_past_nested_players),
+		cmocka_unit_test(boards_missed_should_count_the_gap),
 		cmocka_unit_test(malformed_text_should_be_refused),
 		cmocka_unit_test(histogram_should_be_exact_below_a_millisecond),
 		cmocka_unit_test(
