@@ -15,22 +15,39 @@
 // What counts down (the clocks, the first-move deadline, the opponent's
 // reconnect grace, the bubbles, the emote bar's pause) is redrawn by a
 // timer while anything does, without redrawing the board.
+//
+// Besides the player's own game (screen 'play') the page shows a game
+// watched (screen 'watch': watch.js's reducer over its own socket, opened
+// by the lobby's Watch or /#watch/ROOM) and a finished game replayed
+// (screen 'replay': replay.js over /api/games/ID, opened by /#game/ID).
+// Neither places a stone: clicks and the keyboard cursor do nothing, and
+// the spectator's socket is sent nothing. #app's data-screen says which
+// is shown, data-watch the watch's phase and data-replay-at the replay's
+// position; the start screen's lobby (lobby.js) lists the live games.
 
 import { boardGeometry, pointToCell, fitBoardSide, isCursorKey, moveCursor } from './layout.js';
 import { reduce } from './game.js';
 import { initialState, canPlace } from './state.js';
 import {
 	statusOf, noteOf, controlsOf, playersOf, ruleTextOf, toastTextOf, boardPictureOf, pageDataOf, boardDataOf,
-	poolChoicesOf, emotesOf, clocksOf,
+	poolChoicesOf, emotesOf, clocksOf, movesSeenOf, spectatorsOf, seatCardsOf, boardText,
 } from './view.js';
+import { gameMode, chosenMode } from './modes.js';
 import { Connection } from './connection.js';
-import { UID_PATTERN, newUid, cleanName, socketUrl } from './protocol.js';
-import { chosenMode } from './modes.js';
+import { UID_PATTERN, newUid, cleanName, socketUrl, watchUrl } from './protocol.js';
 import { EMOTES, BUBBLE_MS, emoteReadyAt } from './emotes.js';
 import { tickDue } from './clock.js';
 import { createBoardRenderer } from './render.js';
 import { createSound } from './sound.js';
 import { LANGUAGES, text, pickLanguage, otherLanguage } from './text.js';
+import { moveListOf, stoneNumbersOf, routeOf, gameLink } from './notation.js';
+import {
+	newReplay, stepReplay, seekReplay, stepOfKey, replayStepsOf, replayBoardOf, replayStatusOf, replayNoteOf, STEPS,
+} from './replay.js';
+import {
+	newWatch, reduceWatch, watchLive, watchClocksOf, watchStatusOf, watchNoteOf, watchBubbleOf, watchCounting,
+} from './watch.js';
+import { LOBBY_REFRESH_MS, LOBBY_ROOMS, waitingRowsOf, roomRowsOf } from './lobby.js';
 
 const KEYS = {
 	uid: 'gomoku.uid', // sessionStorage: this tab's player
@@ -44,6 +61,7 @@ const KEYS = {
 	rule: 'gomoku.rule', // localStorage: the rule of the pool chosen
 	tc: 'gomoku.tc', // localStorage: the time control of the pool chosen (wire form)
 	emotesMuted: 'gomoku.emotes-muted', // localStorage: '1' when the opponent's emotes are hidden
+	numbers: 'gomoku.numbers', // localStorage: '1' when the stones show their move numbers
 };
 const LIVE_MS = 100; // how often what counts down is redrawn
 const TOAST_MS = 2600;
@@ -129,6 +147,23 @@ const el = {
 	emotes: $('emotes'),
 	emoteMute: $('emote-mute'),
 	emoteButtons: [],
+	banner: $('banner'),
+	spectators: $('spectators'),
+	moves: $('moves'),
+	moveList: $('move-list'),
+	numbers: $('numbers'),
+	replayBar: $('replay-bar'),
+	stepButtons: [...document.querySelectorAll('#replay-bar [data-step]')],
+	share: $('share'),
+	shareLink: $('share-link'),
+	copyLink: $('copy-link'),
+	replay: $('replay'),
+	leaveView: $('leave-view'),
+	lobby: $('lobby'),
+	lobbyWaiting: $('lobby-waiting'),
+	lobbyRooms: $('lobby-rooms'),
+	nameField: document.querySelector('.name-field'),
+	hint: document.querySelector('.hint'),
 };
 
 // The emote bar's buttons, one per word of the table (emotes.js), before
@@ -159,9 +194,17 @@ let hover = null; // the intersection under the mouse, or null
 let cursor = null; // the keyboard cursor, or null until an arrow key
 let keyboardMode = false; // the cursor, not the mouse, drives the preview
 let retryTimer = null;
+let watchRetryTimer = null; // the spectator's socket's next try
 let toastTimer = null;
 let liveTimer = null; // redraws what counts down (see renderLive)
 let myClockMs = null; // this player's running clock at the last redraw, for the ticks
+let screen = 'play'; // play | watch | replay: what the board shows
+let watch = null; // watch.js: the game watched, while screen is watch
+let replay = null; // replay.js: the game replayed, or {id, loading} / {id, missing}
+let numbersShown = stored('localStorage', KEYS.numbers) === '1';
+let lobbyTimer = null; // asks for the lobby's lists again while the start screen shows
+let lobbyLists = { pools: null, rooms: null }; // the server's last answers
+let spectatorsTold = null; // the last spectators message of the player's room, {room, count}
 
 const sound = createSound({ muted: stored('localStorage', KEYS.muted) === '1' });
 const renderer = createBoardRenderer(el.board);
@@ -171,9 +214,68 @@ const connection = new Connection({
 		level: state.level,
 		pool: chosenMode(state).pools ? state.pool : null,
 	}),
-	onMessage: (message) => dispatch(message),
+	onMessage: (message) => {
+		// How many watch is the page's to show, not the game's: kept
+		// with the room it was told in (view.js spectatorsOf).
+		if (message.type === 'spectators' && Number.isInteger(message.count))
+			spectatorsTold = { room: state.room, count: message.count };
+		dispatch(message);
+	},
 	onClose: ({ code, reason }) => dispatch({ type: 'client/closed', code, reason }),
 });
+
+/** The spectator's socket: it sends nothing but what the server needs (nothing, here). */
+const watchConnection = new Connection({
+	url: () => watchUrl(location, watch.room),
+	onMessage: (message) => dispatchWatch(message),
+	onClose: ({ code, reason }) => dispatchWatch({ type: 'client/closed', code, reason }),
+});
+
+/** Runs action through the watch's reducer, carries out its effects, redraws. */
+function dispatchWatch(action) {
+	if (!watch)
+		return;
+	const result = reduceWatch(watch, action, Date.now());
+	watch = result.watch;
+	for (const effect of result.effects)
+		performWatch(effect);
+	render();
+}
+
+function performWatch(effect) {
+	switch (effect.kind) {
+	case 'connect':
+		clearTimeout(watchRetryTimer);
+		watchConnection.open();
+		break;
+	case 'reconnect':
+		clearTimeout(watchRetryTimer);
+		watchRetryTimer = setTimeout(() => watchConnection.open(), effect.delay);
+		break;
+	case 'disconnect':
+		clearTimeout(watchRetryTimer);
+		watchConnection.close();
+		break;
+	case 'sound':
+		sound.play(effect.name);
+		break;
+	case 'fetch-record':
+		setTimeout(() => {
+			fetchJson(`/api/games/${encodeURIComponent(effect.room)}`)
+				.then((record) => dispatchWatch({ type: 'client/record', record }))
+				.catch(() => {}); // the list shows the moves seen
+		}, effect.delay);
+		break;
+	}
+}
+
+/** GET path's JSON; rejects on a network error or a status that is not 200. */
+async function fetchJson(path) {
+	const response = await fetch(path, { headers: { accept: 'application/json' } });
+	if (!response.ok)
+		throw new Error(`${path}: HTTP ${response.status}`);
+	return response.json();
+}
 
 /** Runs action through the reducer, carries out its effects, redraws. */
 function dispatch(action) {
@@ -229,13 +331,55 @@ function showToast(message, code = '') {
 
 // ---- drawing ----
 
+/**
+ * The board of a game watched or replayed: {size, cells, lastMove, line,
+ * moves (the number shown), history (the moves seen, in order), first
+ * (the number of history's first)}.
+ */
+function viewerBoard() {
+	if (screen === 'watch' && watch) {
+		return {
+			size: watch.size,
+			cells: watch.cells,
+			lastMove: watch.lastMove,
+			line: watch.winner ? watch.winner.line : [],
+			moves: watch.moves,
+			history: watch.history,
+			first: Math.max(1, watch.moves - watch.history.length + 1),
+		};
+	}
+	if (screen === 'replay' && replay && replay.moves) {
+		const board = replayBoardOf(replay);
+		return { size: replay.size, ...board, moves: replay.at, history: replay.moves.slice(0, replay.at), first: 1 };
+	}
+	const size = 15;
+	return { size, cells: new Array(size * size).fill(''), lastMove: null, line: [], moves: 0, history: [], first: 1 };
+}
+
 function drawBoard() {
+	if (screen !== 'play') {
+		const board = viewerBoard();
+		renderer.draw({
+			size: board.size,
+			cells: board.cells,
+			lastMove: board.lastMove,
+			line: board.line,
+			preview: null,
+			cursor: null,
+			numbers: numbersShown ? stoneNumbersOf(board.history, board.first) : null,
+		});
+		return;
+	}
 	if (cursor && (cursor.x >= state.size || cursor.y >= state.size))
 		cursor = null; // a smaller board than the last one
-	renderer.draw(boardPictureOf(state, {
-		aim: keyboardMode ? cursor : hover,
-		cursor: keyboardMode ? cursor : null,
-	}));
+	const seen = movesSeenOf(state);
+	renderer.draw({
+		...boardPictureOf(state, {
+			aim: keyboardMode ? cursor : hover,
+			cursor: keyboardMode ? cursor : null,
+		}),
+		numbers: numbersShown ? stoneNumbersOf(seen.moves, seen.first) : null,
+	});
 }
 
 let slack = 0; // px of --slack now set (see style.css)
@@ -370,6 +514,11 @@ function counting(now) {
  */
 function renderLive() {
 	const now = Date.now();
+	if (screen !== 'play') {
+		renderViewerLive(now);
+		keepCounting(screen === 'watch' && Boolean(watch) && watchCounting(watch, now));
+		return;
+	}
 	renderPlayers(now);
 	el.note.textContent = say(noteOf(state, now));
 	renderEmotes(now);
@@ -384,9 +533,14 @@ function renderLive() {
 		myClockMs = null;
 	}
 
-	if (counting(now) && !liveTimer)
+	keepCounting(counting(now));
+}
+
+/** Keeps renderLive's timer going while busy (something counts down), else stops it. */
+function keepCounting(busy) {
+	if (busy && !liveTimer)
 		liveTimer = setInterval(renderLive, LIVE_MS);
-	else if (!counting(now) && liveTimer) {
+	else if (!busy && liveTimer) {
 		clearInterval(liveTimer);
 		liveTimer = null;
 	}
@@ -395,6 +549,9 @@ function renderLive() {
 /** The controls from controlsOf, and the mode and level chosen. */
 function renderControls() {
 	const controls = controlsOf(state);
+	el.main.hidden = false;
+	el.nameField.hidden = false;
+	el.hint.hidden = false;
 	el.mainText.textContent = text(lang, controls.main.key);
 	el.main.disabled = controls.main.disabled;
 	el.cancel.hidden = controls.cancel.hidden;
@@ -438,8 +595,219 @@ function renderControls() {
 	el.veilText.textContent = controls.veil ? el.status.textContent : '';
 }
 
+/**
+ * The move list of moves (in order, numbered from first) on a board of
+ * size, current (a move number) marked; rebuilt only when it changes.
+ */
+function renderMoveList(moves, first, size, current) {
+	const items = moveListOf(moves, size, first);
+	const key = `${size}|${current}|${items.map((item) => `${item.number}${item.role}${item.label}`).join(' ')}`;
+	if (el.moveList.dataset.key === key)
+		return;
+	el.moveList.dataset.key = key;
+	el.moveList.replaceChildren(...items.map((item) => {
+		const node = document.createElement('li');
+		node.dataset.role = item.role;
+		node.dataset.number = String(item.number);
+		node.textContent = `${item.number}. ${item.label}`;
+		if (item.number === current)
+			node.setAttribute('aria-current', 'step');
+		return node;
+	}));
+	const shown = el.moveList.querySelector('[aria-current]') || el.moveList.lastElementChild;
+	if (shown && !el.moves.hidden) {
+		// Within the list only: the page itself never scrolls.
+		el.moveList.scrollLeft = shown.offsetLeft - el.moveList.offsetLeft - el.moveList.clientWidth / 2;
+		el.moveList.scrollTop = shown.offsetTop - el.moveList.offsetTop - el.moveList.clientHeight / 2;
+	}
+}
+
+/** The numbers switch and the move list: hidden when shown is false. */
+function renderMoves(shown, moves, first, size, current) {
+	el.moves.hidden = !shown;
+	el.numbers.setAttribute('aria-pressed', String(numbersShown));
+	el.numbers.setAttribute('aria-label', text(lang, 'moves.numbers'));
+	el.numbers.title = text(lang, 'moves.numbers');
+	el.moveList.setAttribute('aria-label', text(lang, 'moves.label'));
+	if (shown)
+		renderMoveList(moves, first, size, current);
+}
+
+/** The start screen's lobby: the pools where players wait, the live games with Watch. */
+function renderLobby() {
+	const shown = screen === 'play' && state.phase === 'idle';
+	el.lobby.hidden = !shown;
+	if (shown && !lobbyTimer) {
+		refreshLobby();
+		lobbyTimer = setInterval(refreshLobby, LOBBY_REFRESH_MS);
+	} else if (!shown && lobbyTimer) {
+		clearInterval(lobbyTimer);
+		lobbyTimer = null;
+	}
+	if (!shown)
+		return;
+	const waiting = waitingRowsOf(lobbyLists.pools, lang);
+	const rooms = roomRowsOf(lobbyLists.rooms, lang);
+	const key = JSON.stringify([lang, waiting, rooms, lobbyLists.rooms !== null]);
+	if (el.lobby.dataset.key === key)
+		return;
+	el.lobby.dataset.key = key;
+	el.lobby.dataset.rooms = String(rooms.length);
+	const line = (className, content) => {
+		const node = document.createElement('li');
+		node.className = className;
+		node.textContent = content;
+		return node;
+	};
+	el.lobbyWaiting.replaceChildren(...(waiting.length
+		? waiting.map((row) => line('lobby-pool', row.text))
+		: [line('lobby-empty', text(lang, 'lobby.nobody'))]));
+	el.lobbyRooms.replaceChildren(...(rooms.length ? rooms.map((row) => {
+		const node = document.createElement('li');
+		node.className = 'lobby-room';
+		node.dataset.room = row.id;
+		const about = document.createElement('span');
+		about.className = 'lobby-about';
+		const players = document.createElement('span');
+		players.className = 'lobby-players';
+		players.textContent = row.players;
+		const info = document.createElement('span');
+		info.className = 'lobby-info';
+		info.textContent = row.text;
+		about.append(players, info);
+		const button = document.createElement('button');
+		button.type = 'button';
+		button.className = 'watch-button';
+		button.dataset.room = row.id;
+		button.textContent = text(lang, 'button.watch');
+		node.append(about, button);
+		return node;
+	}) : [line('lobby-empty', lobbyLists.rooms === null ? '' : text(lang, 'lobby.empty'))]));
+}
+
+/** Asks the server for the lobby's lists again, and shows them. */
+async function refreshLobby() {
+	const [pools, rooms] = await Promise.all([
+		fetchJson('/api/pools').catch(() => null),
+		fetchJson(`/api/rooms?limit=${LOBBY_ROOMS}`).catch(() => null),
+	]);
+	lobbyLists = { pools, rooms };
+	if (lobbyTimer)
+		renderLobby();
+}
+
+/** What counts down in a game watched (the cards' clocks and bubbles, the note); a replay's cards. */
+function renderViewerLive(now) {
+	let cards;
+	if (screen === 'watch' && watch) {
+		cards = seatCardsOf({
+			seats: watch.players,
+			toMove: watchLive(watch) ? watch.toMove : '',
+			clocks: watchClocksOf(watch, now),
+			bubbles: { front: watchBubbleOf(watch, 'front', now), back: watchBubbleOf(watch, 'back', now) },
+			away: { front: watch.away.front !== null, back: watch.away.back !== null },
+		}, lang);
+		el.note.textContent = say(watchNoteOf(watch, now));
+	} else {
+		const loaded = replay && replay.moves;
+		cards = seatCardsOf({ seats: loaded ? replay.players : { front: {}, back: {} } }, lang);
+		el.note.textContent = loaded ? say(replayNoteOf(replay)) : '';
+	}
+	renderPlayer(el.me, cards.me);
+	renderPlayer(el.opponent, cards.opponent);
+}
+
+/** The page of a game watched or replayed: no control of the player's own game. */
+function renderViewer() {
+	const loaded = screen === 'replay' && replay && replay.moves;
+	Object.assign(el.app.dataset, pageDataOf(state), {
+		lang,
+		muted: String(sound.muted),
+		screen,
+		watch: screen === 'watch' && watch ? watch.phase : '',
+		replayAt: loaded ? String(replay.at) : '',
+		spectators: '',
+	});
+	let status;
+	if (screen === 'watch')
+		status = watch ? watchStatusOf(watch) : null;
+	else if (loaded)
+		status = replayStatusOf(replay);
+	else
+		status = { key: replay && replay.missing ? 'replay.missing' : 'replay.loading' };
+	el.status.textContent = say(status);
+	el.banner.hidden = false;
+	el.banner.textContent = text(lang, screen === 'watch' ? 'banner.watch' : 'banner.replay');
+	el.rule.textContent = '';
+	const rule = screen === 'watch' && watch ? watch.rule : loaded ? replay.rule : '';
+	if (rule && (screen !== 'watch' || watch.phase === 'watching' || watch.phase === 'over'))
+		el.rule.textContent = text(lang, `rule.${rule}`);
+	el.mute.setAttribute('aria-pressed', String(sound.muted));
+	el.mute.setAttribute('aria-label', text(lang, sound.muted ? 'mute.off' : 'mute.on'));
+	el.mute.title = el.mute.getAttribute('aria-label');
+	el.spectators.hidden = true;
+
+	for (const node of [el.main, el.cancel, el.rematch, el.modes, el.tools, el.emotes, el.prompt, el.veil,
+		el.nameField, el.hint])
+		node.hidden = true;
+	el.leaveView.hidden = false;
+	el.replay.hidden = !(screen === 'watch' && watch && watch.phase === 'over' && watch.moves > 0);
+	el.replayBar.hidden = !loaded;
+	el.replayBar.setAttribute('aria-label', text(lang, 'replay.label'));
+	el.share.hidden = !loaded;
+	if (loaded) {
+		const steps = replayStepsOf(replay);
+		for (const button of el.stepButtons) {
+			button.disabled = !steps[button.dataset.step];
+			button.setAttribute('aria-label', text(lang, `replay.${button.dataset.step}`));
+			button.title = button.getAttribute('aria-label');
+		}
+		el.shareLink.value = gameLink(location.origin, replay.id);
+	}
+	const board = viewerBoard();
+	const live = screen === 'watch' && watch && ['watching', 'over'].includes(watch.phase);
+	renderMoves(Boolean(loaded || live), loaded ? replay.moves : board.history, board.first, board.size,
+		loaded ? replay.at : 0);
+	renderLive();
+
+	Object.assign(el.board.dataset, {
+		size: String(board.size),
+		moves: String(board.moves),
+		stones: String(board.cells.filter((cell) => cell !== '').length),
+		board: boardText(board.cells),
+		last: board.lastMove ? `${board.lastMove.x},${board.lastMove.y}` : '',
+		line: board.line.map(({ x, y }) => `${x},${y}`).join(' '),
+	});
+	el.board.setAttribute('aria-label', text(lang, 'board.label', { size: board.size }));
+	drawBoard();
+}
+
 function render() {
-	Object.assign(el.app.dataset, pageDataOf(state), { lang, muted: String(sound.muted) });
+	renderLobby();
+	if (screen !== 'play') {
+		renderViewer();
+		return;
+	}
+	const spectators = spectatorsOf(state, spectatorsTold);
+	Object.assign(el.app.dataset, pageDataOf(state), {
+		lang,
+		muted: String(sound.muted),
+		screen,
+		watch: '',
+		replayAt: '',
+		spectators: String(spectators.count),
+	});
+	el.banner.hidden = true;
+	el.banner.textContent = '';
+	el.spectators.hidden = spectators.hidden;
+	el.spectators.textContent = spectators.hidden ? '' : text(lang, 'spectators.count', { count: spectators.count });
+	el.leaveView.hidden = true;
+	el.replayBar.hidden = true;
+	el.share.hidden = true;
+	el.replay.hidden = !(state.phase === 'over' && gameMode(state).server && Boolean(state.room) && state.moves > 0 &&
+		state.outcome !== 'lost' && state.outcome !== 'replaced');
+	const seen = movesSeenOf(state);
+	renderMoves(['playing', 'over'].includes(state.phase), seen.moves, seen.first, state.size, 0);
 	el.status.textContent = say(statusOf(state));
 	el.rule.textContent = ruleTextOf(state, lang);
 	el.mute.setAttribute('aria-pressed', String(sound.muted));
@@ -462,14 +830,14 @@ function cellAt(event) {
 		event.clientX - rect.left, event.clientY - rect.top);
 }
 
-/** Asks the server for a stone at (x, y) when that is a legal click. */
+/** Asks the server for a stone at (x, y) when that is a legal click (never on a game watched or replayed). */
 function place(x, y) {
-	if (canPlace(state, x, y))
+	if (screen === 'play' && canPlace(state, x, y))
 		dispatch({ type: 'client/move', x, y });
 }
 
 el.board.addEventListener('pointermove', (event) => {
-	if (event.pointerType === 'touch')
+	if (event.pointerType === 'touch' || screen !== 'play')
 		return;
 	hover = cellAt(event);
 	keyboardMode = false;
@@ -488,8 +856,18 @@ el.board.addEventListener('click', (event) => {
 });
 
 document.addEventListener('keydown', (event) => {
-	if (event.target === el.name || event.altKey || event.ctrlKey || event.metaKey)
+	if (event.target === el.name || event.target === el.shareLink || event.altKey || event.ctrlKey || event.metaKey)
 		return;
+	if (screen !== 'play') {
+		// No cursor and no stone: the arrow keys step through a replay.
+		const step = stepOfKey(event.key);
+		if (screen === 'replay' && replay && replay.moves && step) {
+			event.preventDefault();
+			replay = stepReplay(replay, step);
+			render();
+		}
+		return;
+	}
 	if (isCursorKey(event.key)) {
 		event.preventDefault();
 		cursor = moveCursor(cursor, event.key, state.size);
@@ -575,6 +953,126 @@ el.name.addEventListener('change', () => {
 	el.name.value = cleanName(el.name.value);
 });
 
+el.numbers.addEventListener('click', () => {
+	numbersShown = !numbersShown;
+	store('localStorage', KEYS.numbers, numbersShown ? '1' : null);
+	render();
+});
+
+el.moveList.addEventListener('click', (event) => {
+	const item = event.target.closest('li[data-number]');
+	if (item && screen === 'replay' && replay && replay.moves) {
+		replay = seekReplay(replay, Number(item.dataset.number));
+		render();
+	}
+});
+
+for (const button of el.stepButtons) {
+	button.addEventListener('click', () => {
+		if (screen === 'replay' && replay && replay.moves && STEPS.includes(button.dataset.step)) {
+			replay = stepReplay(replay, button.dataset.step);
+			render();
+		}
+	});
+}
+
+el.copyLink.addEventListener('click', async () => {
+	el.shareLink.select();
+	try {
+		await navigator.clipboard.writeText(el.shareLink.value);
+		showToast(text(lang, 'toast.copied'), 'copied');
+	} catch {
+		// No clipboard on a plain-http page: the link is selected to copy by hand.
+		showToast(text(lang, 'toast.copy_failed'), 'copy_failed');
+	}
+});
+
+el.lobbyRooms.addEventListener('click', (event) => {
+	const button = event.target.closest('button[data-room]');
+	if (button)
+		location.hash = `#watch/${button.dataset.room}`;
+});
+
+el.replay.addEventListener('click', () => {
+	const room = screen === 'watch' && watch ? watch.room : state.room;
+	if (room)
+		location.hash = `#game/${room}`;
+});
+
+el.leaveView.addEventListener('click', () => leaveViewer());
+
+// ---- watching and replaying ----
+
+/** Stops showing a game watched or replayed (its socket closed); the player's own screen is back. */
+function closeViewer() {
+	if (screen === 'watch') {
+		clearTimeout(watchRetryTimer);
+		watchConnection.close();
+	}
+	watch = null;
+	replay = null;
+	screen = 'play';
+}
+
+/** Back to the player's own screen, with the link's hash gone. */
+function leaveViewer() {
+	closeViewer();
+	if (location.hash)
+		history.replaceState(null, '', location.pathname + location.search);
+	render();
+}
+
+/** Watches room over a spectator's socket. */
+function openWatch(room) {
+	closeViewer();
+	screen = 'watch';
+	watch = newWatch(room);
+	performWatch({ kind: 'connect' });
+	render();
+}
+
+/** Replays game id, once /api/games/ID has answered. */
+function openReplay(id) {
+	closeViewer();
+	screen = 'replay';
+	replay = { id, loading: true, missing: false };
+	render();
+	fetchJson(`/api/games/${encodeURIComponent(id)}`)
+		.then((record) => newReplay(record))
+		.catch(() => null)
+		.then((loaded) => {
+			if (screen !== 'replay' || !replay || replay.id !== id)
+				return; // another link since
+			replay = loaded ? { ...loaded, id: loaded.id || id } : { id, loading: false, missing: true };
+			render();
+		});
+}
+
+/**
+ * Shows what the hash asks for: a game's replay (#game/ID), a live game
+ * watched (#watch/ROOM), or the player's own screen. A link waits while
+ * the player's own game is being found or played.
+ */
+function followRoute() {
+	const route = routeOf(location.hash);
+	if (!route) {
+		if (screen !== 'play') {
+			closeViewer();
+			render();
+		}
+		return false;
+	}
+	if (!['idle', 'over'].includes(state.phase))
+		return false;
+	if (route.kind === 'watch')
+		openWatch(route.id);
+	else
+		openReplay(route.id);
+	return true;
+}
+
+window.addEventListener('hashchange', () => followRoute());
+
 // ---- start ----
 
 el.name.value = cleanName(stored('localStorage', KEYS.name));
@@ -585,5 +1083,5 @@ watchPixelRatio();
 const game = savedGame();
 if (game)
 	dispatch({ type: 'client/resume', room: game.room, role: game.role });
-else
+else if (!followRoute())
 	render();

@@ -95,3 +95,9 @@ export function parseMessage(text) {
 		return null;
 	return message;
 }
+
+/** The WebSocket URL that watches room (no uid: a spectator plays nothing). */
+export function watchUrl(location, room) {
+	const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+	return `${scheme}//${location.host}/?watch=${encodeURIComponent(room)}`;
+}

@@ -81,7 +81,8 @@ function paintWood(width, ratio) {
  * and pixel ratio; draw(view) paints a view:
  *   size, cells ('' | 'front' | 'back', row-major), lastMove {x, y},
  *   line [{x, y}] (the winning five), preview {x, y, role},
- *   cursor {x, y} (the keyboard cursor).
+ *   cursor {x, y} (the keyboard cursor), numbers [{x, y, number, role}]
+ *   (the move numbers written on the stones, when asked for).
  */
 export function createBoardRenderer(canvas) {
 	const ctx = canvas.getContext('2d');
@@ -208,6 +209,25 @@ export function createBoardRenderer(canvas) {
 		ctx.restore();
 	}
 
+	function drawNumbers(geometry, numbers, lastMove) {
+		const fontPx = Math.max(7, geometry.radius * (numbers.length > 99 ? 0.8 : 0.95));
+		ctx.save();
+		ctx.font = `700 ${fontPx.toFixed(1)}px ${FONT_FAMILY}`;
+		ctx.textAlign = 'center';
+		ctx.textBaseline = 'middle';
+		for (const { x, y, number, role } of numbers) {
+			const { px, py } = cellCenter(geometry, x, y);
+			const last = lastMove && lastMove.x === x && lastMove.y === y;
+			// The last move's number in red, light enough to read on black.
+			if (last)
+				ctx.fillStyle = role === 'front' ? '#ff8a6e' : LAST_MOVE_COLOUR;
+			else
+				ctx.fillStyle = role === 'front' ? '#f4eadc' : '#1c1611';
+			ctx.fillText(String(number), px, py + fontPx * 0.05);
+		}
+		ctx.restore();
+	}
+
 	function drawCursor(geometry, cursor) {
 		const { px, py } = cellCenter(geometry, cursor.x, cursor.y);
 		const half = geometry.step * 0.5;
@@ -263,7 +283,9 @@ export function createBoardRenderer(canvas) {
 			});
 			if (view.line && view.line.length)
 				drawFive(geometry, view.line);
-			if (view.lastMove)
+			if (view.numbers && view.numbers.length)
+				drawNumbers(geometry, view.numbers, view.lastMove);
+			else if (view.lastMove)
 				drawLastMove(geometry, view.lastMove);
 			if (view.preview)
 				drawStone(geometry, view.preview.x, view.preview.y, view.preview.role, 0.5);

@@ -20,6 +20,7 @@ import { text, hasText, pointLabel, computerName } from './text.js';
 import { runningSide, clockAt, clockText, isLow, secondsUntil } from './clock.js';
 import { EMOTES, bubbleAt } from './emotes.js';
 import { SIZES, RULES, tcChoices, tcLabel } from './pool.js';
+import { seatName } from './lobby.js';
 
 /** The colour a click places now: the side to move when both sides play here, else mine. */
 export function moverRole(state) {
@@ -498,4 +499,48 @@ export function boardDataOf(state) {
 		last: state.lastMove ? `${state.lastMove.x},${state.lastMove.y}` : '',
 		line: state.winner ? state.winner.line.map(({ x, y }) => `${x},${y}`).join(' ') : '',
 	};
+}
+
+/**
+ * The moves of the game shown, for the move list and the numbers on the
+ * stones: {moves: [{x, y, role}], first} (the number of the first; a
+ * resumed seat has seen only the moves since). None before a game.
+ */
+export function movesSeenOf(state) {
+	if (!['playing', 'over'].includes(state.phase))
+		return { moves: [], first: 1 };
+	if (state.local)
+		return { moves: state.local.history, first: 1 };
+	return { moves: state.history, first: Math.max(1, state.moves - state.history.length + 1) };
+}
+
+/**
+ * How many watch the player's room: {hidden, count}, from told, the last
+ * spectators message ({room, count}: main.js keeps it with the room it
+ * came in); hidden while none does, and outside that room.
+ */
+export function spectatorsOf(state, told) {
+	const count = told && inRoom(state) && gameMode(state).server && told.room === state.room &&
+		Number.isInteger(told.count) && told.count > 0 ? told.count : 0;
+	return { hidden: count === 0, count };
+}
+
+/**
+ * The two cards of a game watched or replayed (the first black's, the
+ * second white's), in lang: seats {front, back} as the server names them,
+ * toMove the side to move ('' for none), clocks as clocksOf's (or null),
+ * bubbles {front, back} the emote shown by each ('') and away {front,
+ * back} true for a seat whose player is reconnecting.
+ */
+export function seatCardsOf({ seats, toMove = '', clocks = null, bubbles = {}, away = {} }, lang) {
+	const card = (role) => playerCard(lang, {
+		name: seatName(seats[role], lang),
+		role,
+		turn: toMove === role,
+		away: Boolean(away[role]),
+		ai: Boolean(seats[role] && seats[role].ai),
+		clock: clocks && clocks[role],
+		bubble: bubbles[role] || '',
+	});
+	return { me: card('front'), opponent: card('back') };
 }
