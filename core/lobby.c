@@ -55,7 +55,8 @@ static struct lobby_pool *lobby_pool_find(const struct lobby *lobby,
 		struct lobby_pool *pool =
 			list_entry(node, struct lobby_pool, node);
 
-		if (pool->key.size == key->size && pool->key.rule == key->rule &&
+		if (pool->key.size == key->size &&
+		    pool->key.rule == key->rule &&
 		    time_control_equal(pool->key.tc, key->tc))
 			return pool;
 	}
@@ -164,8 +165,8 @@ void lobby_release(struct lobby *lobby)
 	lobby->seats = NULL;
 	lobby->seat_buckets = 0;
 	while (lobby->pools.head) {
-		struct lobby_pool *pool = list_entry(lobby->pools.head,
-						     struct lobby_pool, node);
+		struct lobby_pool *pool =
+			list_entry(lobby->pools.head, struct lobby_pool, node);
 
 		list_remove(&lobby->pools, &pool->node);
 		free(pool);
@@ -262,8 +263,7 @@ static void lobby_queue_append(struct lobby *lobby, struct lobby_pool *pool,
  * Takes player out of its pool's queue; it stops holding the pool (the
  * caller's room holds it when it was matched).
  */
-static void lobby_queue_remove(struct lobby *lobby,
-			       struct lobby_player *player)
+static void lobby_queue_remove(struct lobby *lobby, struct lobby_player *player)
 {
 	struct lobby_pool *pool = player->pool;
 
@@ -364,8 +364,8 @@ static void lobby_take_seat(struct lobby *lobby, struct lobby_player *player,
  */
 static struct lobby_player *lobby_queue_new(struct lobby *lobby,
 					    const struct lobby_join *join,
-					    struct lobby_pool *pool,
-					    void *conn, uint64_t now_ms)
+					    struct lobby_pool *pool, void *conn,
+					    uint64_t now_ms)
 {
 	struct lobby_player *player;
 	struct lobby_player *first, *second;
@@ -513,8 +513,8 @@ struct lobby_player *lobby_join(struct lobby *lobby,
 		player = lobby_player_new(join->uid, join->name, conn);
 		if (player)
 			lobby_seat_add(lobby, player);
-		if (player && room_open_ai(lobby, player, pool, join->level,
-					   now_ms)) {
+		if (player &&
+		    room_open_ai(lobby, player, pool, join->level, now_ms)) {
 			lobby_seat_remove(lobby, player);
 			free(player);
 			player = NULL;
@@ -538,9 +538,10 @@ struct lobby_player *lobby_connect_ai(struct lobby *lobby, const char *uid,
 				      const char *name, void *conn,
 				      enum engine_level level, uint64_t now_ms)
 {
-	struct lobby_join join = {
-		.uid = uid, .name = name, .ai = true, .level = level
-	};
+	struct lobby_join join = { .uid = uid,
+				   .name = name,
+				   .ai = true,
+				   .level = level };
 
 	return lobby_join(lobby, &join, conn, now_ms);
 }
@@ -741,8 +742,8 @@ struct lobby_room *lobby_restore(struct lobby *lobby,
 				 saved->name[ROLE_FRONT], NULL);
 	back = lobby_player_new(saved->uid[ROLE_BACK], saved->name[ROLE_BACK],
 				NULL);
-	room = front && back ? room_restore(lobby, saved, id, pool, front,
-					    back, now_ms) :
+	room = front && back ? room_restore(lobby, saved, id, pool, front, back,
+					    now_ms) :
 			       NULL;
 	lobby_pool_drop(lobby, pool);
 	if (!room) {

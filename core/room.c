@@ -92,7 +92,8 @@ static void room_broadcast(struct lobby *lobby, const struct lobby_room *room,
 static void room_broadcast_game(struct lobby *lobby, struct lobby_room *room,
 				enum event_type type, uint64_t now_ms)
 {
-	struct event ev = { .type = type, .game = &room->game,
+	struct event ev = { .type = type,
+			    .game = &room->game,
 			    .now_ms = now_ms };
 
 	room_broadcast(lobby, room, &ev);
@@ -509,7 +510,9 @@ static void room_take_back(struct lobby *lobby, struct lobby_room *room,
 			   enum role role, uint64_t now_ms)
 {
 	struct game *game = &room->game;
-	struct event ev = { .type = EVENT_BOARD, .game = game, .undo = true,
+	struct event ev = { .type = EVENT_BOARD,
+			    .game = game,
+			    .undo = true,
 			    .now_ms = now_ms };
 	int taken = 0;
 
@@ -551,8 +554,7 @@ static void room_rematch(struct lobby *lobby, struct lobby_room *room,
  */
 static enum error_code room_offer_check(const struct lobby_room *room,
 					const struct lobby_player *player,
-					enum offer_what what,
-					const char **text)
+					enum offer_what what, const char **text)
 {
 	const struct lobby_player *opponent =
 		room->seats[role_other(player->role)];
@@ -612,13 +614,16 @@ static struct lobby_room *room_alloc_rematch(struct lobby *lobby,
  * The engine answers offer what of player at once: it takes back and
  * rematches, and declines draws.
  */
-static void room_engine_answers(struct lobby *lobby, struct lobby_player *player,
+static void room_engine_answers(struct lobby *lobby,
+				struct lobby_player *player,
 				enum offer_what what, uint64_t now_ms)
 {
 	struct lobby_room *room = player->room;
 	struct lobby_room *next = NULL;
-	struct event ev = { .type = EVENT_ANSWER, .what = what,
-			    .by = room->ai_role, .accept = what != OFFER_DRAW };
+	struct event ev = { .type = EVENT_ANSWER,
+			    .what = what,
+			    .by = room->ai_role,
+			    .accept = what != OFFER_DRAW };
 
 	if (what == OFFER_TAKEBACK) {
 		/* As ever: no offer nor answer, the moves go back at once. */
@@ -637,7 +642,8 @@ static void room_engine_answers(struct lobby *lobby, struct lobby_player *player
 	room->offer_by = player->role;
 	room->offer_what = what;
 	room_tell(lobby, player,
-		  &(struct event){ .type = EVENT_OFFER, .what = what,
+		  &(struct event){ .type = EVENT_OFFER,
+				   .what = what,
 				   .by = player->role });
 	room_tell(lobby, player, &ev);
 	if (!ev.accept) {
@@ -653,7 +659,8 @@ static void room_offer(struct lobby *lobby, struct lobby_player *player,
 		       enum offer_what what, uint64_t now_ms)
 {
 	struct lobby_room *room = player->room;
-	struct event ev = { .type = EVENT_OFFER, .what = what,
+	struct event ev = { .type = EVENT_OFFER,
+			    .what = what,
 			    .by = player->role };
 	const char *text = NULL;
 	enum error_code code = room_offer_check(room, player, what, &text);
@@ -776,7 +783,8 @@ static void room_emote(struct lobby *lobby, struct lobby_player *player,
 {
 	const struct lobby_player *opponent =
 		player->room->seats[role_other(player->role)];
-	struct event ev = { .type = EVENT_EMOTE, .emote = emote,
+	struct event ev = { .type = EVENT_EMOTE,
+			    .emote = emote,
 			    .by = player->role };
 
 	if (now_ms < player->emote_again_at) {
@@ -914,8 +922,7 @@ void room_request(struct lobby *lobby, struct lobby_player *player,
 	/* A flag that fell since the last tick falls before anything. */
 	room_check_time(lobby, player->room, now_ms);
 	if (req->type != REQUEST_MOVE && req->type != REQUEST_BOARD &&
-	    game_is_over(&player->room->game) &&
-	    !room_request_after_end(req)) {
+	    game_is_over(&player->room->game) && !room_request_after_end(req)) {
 		room_refuse(lobby, player, ERR_GAME_OVER,
 			    room_move_message(MOVE_GAME_OVER));
 		return;
@@ -987,8 +994,8 @@ struct lobby_room *room_restore(struct lobby *lobby,
 	if (!room)
 		return NULL;
 	snprintf(room->id, sizeof(room->id), "%s", id);
-	if (saved->rematch_of && identity_check_uid(saved->rematch_of,
-						    room->rematch_of) == false)
+	if (saved->rematch_of &&
+	    identity_check_uid(saved->rematch_of, room->rematch_of) == false)
 		room->rematch_of[0] = '\0';
 	room->game.full_board = saved->full_board;
 	for (i = 0; i < saved->moves_played; i++) {
@@ -1003,8 +1010,7 @@ struct lobby_room *room_restore(struct lobby *lobby,
 		goto out_free_room;
 	/* The clocks of the last move; the time since is nobody's. */
 	clock = &room->game.clock;
-	fischer_start(clock, pool->key.tc, lobby->config.first_move_ms,
-		      now_ms);
+	fischer_start(clock, pool->key.tc, lobby->config.first_move_ms, now_ms);
 	for (i = 0; i < ROLE_COUNT; i++)
 		if ((i == ROLE_FRONT || i == ROLE_BACK) &&
 		    time_control_timed(pool->key.tc) && saved->clock_ms[i] >= 0)

@@ -51,8 +51,10 @@ static void watch_show(struct lobby *lobby,
 		if (room->seats[role] && !room->seats[role]->ai)
 			ev.names[role] = room->seats[role]->name;
 	watch_tell(lobby, spectator, &ev);
-	ev = (struct event){ .type = EVENT_BOARD, .game = game,
-			     .now_ms = now_ms, .resume = true };
+	ev = (struct event){ .type = EVENT_BOARD,
+			     .game = game,
+			     .now_ms = now_ms,
+			     .resume = true };
 	watch_tell(lobby, spectator, &ev);
 	if (game_is_over(game)) {
 		ev = (struct event){ .type = EVENT_WINNER, .game = game };

@@ -52,8 +52,7 @@ void admission_free(struct admission *admission)
 	free(admission);
 }
 
-struct peer *admission_invite(struct admission *admission,
-			      const char *address)
+struct peer *admission_invite(struct admission *admission, const char *address)
 {
 	return peers_get(&admission->invites, address,
 			 (unsigned int)admission->config->max_invites_per_ip);

@@ -236,8 +236,8 @@ handshake_read_pool(struct lws *wsi, const struct lobby_pool_key *defaults,
 				     RULE_STANDARD;
 	len = handshake_query_arg(wsi, "tc", arg, sizeof(arg));
 	if (len == -2 || len == 0 ||
-	    (len > 0 && (!handshake_unescape(arg) ||
-			 !time_control_parse(arg, &pool->tc))))
+	    (len > 0 &&
+	     (!handshake_unescape(arg) || !time_control_parse(arg, &pool->tc))))
 		return &bad_tc;
 	return NULL;
 }

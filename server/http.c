@@ -42,12 +42,9 @@ struct http_route {
 
 /* Every path not in the table is a file of the web client. */
 static const struct http_route http_routes[] = {
-	{ "/healthz", ops_http_healthz },
-	{ "/metrics", ops_http_metrics },
-	{ "/api/pools", ops_http_pools },
-	{ "/api/rooms", ops_http_rooms },
-	{ "/api/games", ops_http_games },
-	{ "/api/games/", ops_http_game },
+	{ "/healthz", ops_http_healthz }, { "/metrics", ops_http_metrics },
+	{ "/api/pools", ops_http_pools }, { "/api/rooms", ops_http_rooms },
+	{ "/api/games", ops_http_games }, { "/api/games/", ops_http_game },
 };
 
 /* The route of path, or NULL for the files. */

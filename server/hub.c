@@ -124,8 +124,8 @@ void hub_release(struct hub *hub)
 	lobby_release(&hub->lobby);
 }
 
-struct lobby_player *hub_connect(struct hub *hub,
-				 const struct lobby_join *join, void *conn)
+struct lobby_player *hub_connect(struct hub *hub, const struct lobby_join *join,
+				 void *conn)
 {
 	struct lobby_player *player;
 
@@ -250,7 +250,8 @@ static struct outbuf *hub_encode_new(const struct event *ev, bool compact)
 			return NULL;
 		buf->len = ev->undo ?
 				   protocol_write_undo(ev->game, ev->undo_cell,
-						       ev->undo_role, ev->now_ms,
+						       ev->undo_role,
+						       ev->now_ms,
 						       outbuf_payload(buf),
 						       buf->cap + 1) :
 				   protocol_write_board(ev->game, !compact,

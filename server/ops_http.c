@@ -153,7 +153,8 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 	for (int reason = REASON_NONE + 1; reason < REASON_COUNT; reason++)
 		ops_doc_printf(
 			doc, "gomoku_games_finished_total{reason=\"%s\"} %lu\n",
-			game_reason_name(reason), stats->games_finished[reason]);
+			game_reason_name(reason),
+			stats->games_finished[reason]);
 	ops_doc_printf(doc,
 		       "# HELP gomoku_offers_total Offers answered (a lapsed "
 		       "one is declined), by kind and answer.\n"
@@ -287,8 +288,8 @@ int ops_http_pools(struct server *srv, const struct http_query *query,
 		return -ENOMEM;
 	doc.len = (size_t)snprintf(doc.buf, doc.cap, "{\"pools\":[");
 	lobby_each_pool(lobby, ops_pool_entry, &doc);
-	doc.len += (size_t)snprintf(doc.buf + doc.len, doc.cap - doc.len,
-				    "]}\n");
+	doc.len +=
+		(size_t)snprintf(doc.buf + doc.len, doc.cap - doc.len, "]}\n");
 	answer->body = doc.buf;
 	answer->len = doc.len;
 	answer->status = HTTP_STATUS_OK;
@@ -309,32 +310,26 @@ static int ops_limit(const struct http_query *query, int fallback, int most)
 
 /* The /api/rooms document being written. */
 struct ops_rooms {
-	cJSON *rooms;	    /* the array */
-	int left;	    /* rooms still to list */
-	uint64_t now_ms;    /* the lobby's clock */
+	cJSON *rooms;	     /* the array */
+	int left;	     /* rooms still to list */
+	uint64_t now_ms;     /* the lobby's clock */
 	int64_t now_unix_ms; /* the wall clock */
-	bool failed;	    /* out of memory */
+	bool failed;	     /* out of memory */
 };
 
 /* Adds a live public room to the list; false once the list is full. */
 static bool ops_room_entry(void *ctx, const struct lobby_room *room)
 {
 	struct ops_rooms *doc = ctx;
-	char tc[TIME_CONTROL_TEXT_MAX], started[64];
-	int64_t started_ms;
-	time_t seconds;
-	struct tm tm;
+	char tc[TIME_CONTROL_TEXT_MAX], started[CLOCK_ISO8601_MAX];
 	cJSON *entry, *players = NULL;
 
 	/* Live public rooms only: a private one is watched by its link. */
 	if (game_is_over(&room->game) || room->private)
 		return true;
-	started_ms = doc->now_unix_ms - (int64_t)(doc->now_ms - room->opened_ms);
-	seconds = (time_t)(started_ms / 1000);
-	gmtime_r(&seconds, &tm);
-	snprintf(started, sizeof(started), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		 tm.tm_min, tm.tm_sec, (int)(started_ms % 1000));
+	clock_iso8601(doc->now_unix_ms -
+			      (int64_t)(doc->now_ms - room->opened_ms),
+		      started, sizeof(started));
 	time_control_format(room->game.clock.tc, tc, sizeof(tc));
 	entry = cJSON_CreateObject();
 	if (!entry || !cJSON_AddItemToArray(doc->rooms, entry)) {
@@ -342,15 +337,14 @@ static bool ops_room_entry(void *ctx, const struct lobby_room *room)
 		doc->failed = true;
 		return false;
 	}
-	doc->failed =
-		!cJSON_AddStringToObject(entry, "id", room->id) ||
-		!cJSON_AddNumberToObject(entry, "size", room->game.board.size) ||
-		!cJSON_AddStringToObject(entry, "rule",
-					 rule_name(room->game.rule)) ||
-		!cJSON_AddStringToObject(entry, "tc", tc) ||
-		!(players = cJSON_AddObjectToObject(entry, "players"));
-	for (int role = ROLE_FRONT; !doc->failed && role <= ROLE_BACK;
-	     role++) {
+	doc->failed = !cJSON_AddStringToObject(entry, "id", room->id) ||
+		      !cJSON_AddNumberToObject(entry, "size",
+					       room->game.board.size) ||
+		      !cJSON_AddStringToObject(entry, "rule",
+					       rule_name(room->game.rule)) ||
+		      !cJSON_AddStringToObject(entry, "tc", tc) ||
+		      !(players = cJSON_AddObjectToObject(entry, "players"));
+	for (int role = ROLE_FRONT; !doc->failed && role <= ROLE_BACK; role++) {
 		const struct lobby_player *player = room->seats[role];
 		cJSON *seat = cJSON_AddObjectToObject(players, role_name(role));
 
@@ -361,12 +355,13 @@ static bool ops_room_entry(void *ctx, const struct lobby_room *room)
 			doc->failed = !cJSON_AddStringToObject(seat, "name",
 							       player->name);
 	}
-	doc->failed = doc->failed ||
-		      !cJSON_AddNumberToObject(entry, "moves",
-					       room->game.moves_played) ||
-		      !cJSON_AddNumberToObject(entry, "spectators",
-					       (double)room->spectators.count) ||
-		      !cJSON_AddStringToObject(entry, "started", started);
+	doc->failed =
+		doc->failed ||
+		!cJSON_AddNumberToObject(entry, "moves",
+					 room->game.moves_played) ||
+		!cJSON_AddNumberToObject(entry, "spectators",
+					 (double)room->spectators.count) ||
+		!cJSON_AddStringToObject(entry, "started", started);
 	return !doc->failed && --doc->left > 0;
 }
 
@@ -423,10 +418,10 @@ int ops_http_games(struct server *srv, const struct http_query *query,
 					"{\"error\":\"limit is 1 to 200\"}\n");
 	answer->body = store_recent_games_json(srv->store, limit, &answer->len);
 	if (!answer->body)
-		return http_answer_text(answer,
-					HTTP_STATUS_SERVICE_UNAVAILABLE,
-					"application/json",
-					"{\"error\":\"the games cannot be read\"}\n");
+		return http_answer_text(
+			answer, HTTP_STATUS_SERVICE_UNAVAILABLE,
+			"application/json",
+			"{\"error\":\"the games cannot be read\"}\n");
 	answer->status = HTTP_STATUS_OK;
 	answer->mime = "application/json";
 	return 0;

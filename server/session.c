@@ -32,34 +32,34 @@ struct per_session_data__gomoku {
 				      * taken over by a newer connection */
 	struct lobby_spectator *spectator; /* watch=ROOM: what it watches;
 					    * then player is NULL */
-	struct peer *invite_entry;   /* invite=new: counted per address */
-	struct peer *peer_entry;     /* X-Forwarded-For address count */
-	struct lws_dll2 unflushed;   /* in vhd->unflushed while out holds
+	struct peer *invite_entry;	   /* invite=new: counted per address */
+	struct peer *peer_entry;	   /* X-Forwarded-For address count */
+	struct lws_dll2 unflushed;	   /* in vhd->unflushed while out holds
 				      * messages for session_flush_all() */
-	struct outqueue out;	     /* messages not yet written */
-	char *rx;		     /* a message arriving in pieces */
-	size_t rx_len;		     /* bytes of it so far */
-	size_t rx_cap;		     /* bytes rx can hold */
-	unsigned int rx_pieces;	     /* pieces of it so far */
-	unsigned int rx_frames;	     /* whole frames of it so far */
-	bool rx_binary;		     /* it came in binary frames */
-	bool leaving;		     /* the client closed with 1000 */
-	bool peer_closed;	     /* the client sent a close frame */
-	bool aborted;		     /* dropped for not reading */
-	bool write_failed;	     /* the socket refused a write */
-	bool unavailable_due;	     /* write `unavailable` before the queue */
-	bool compact;		     /* updates=move: boards without content */
-	double tokens;		     /* rate limit: messages it may send */
-	uint64_t tokens_ms;	     /* when tokens was last topped up */
-	unsigned int rate_strikes;   /* messages refused in a row */
-	uint64_t seen_ms;	     /* loop time of its last frame */
-	bool ping_due;		     /* write a ping at the next WRITEABLE */
-	bool pinged;		     /* a ping went out since seen_ms */
-	bool hung_up;		     /* dropped as idle */
-	int close_code;		     /* close with this once out drains */
-	const char *close_reason;    /* static text for close_code */
-	char uid[UID_LEN + 1];	     /* the player's uid, for logs */
-	const char *peer;	     /* client address, for logs: the
+	struct outqueue out;		   /* messages not yet written */
+	char *rx;			   /* a message arriving in pieces */
+	size_t rx_len;			   /* bytes of it so far */
+	size_t rx_cap;			   /* bytes rx can hold */
+	unsigned int rx_pieces;		   /* pieces of it so far */
+	unsigned int rx_frames;		   /* whole frames of it so far */
+	bool rx_binary;			   /* it came in binary frames */
+	bool leaving;			   /* the client closed with 1000 */
+	bool peer_closed;		   /* the client sent a close frame */
+	bool aborted;			   /* dropped for not reading */
+	bool write_failed;		   /* the socket refused a write */
+	bool unavailable_due;	   /* write `unavailable` before the queue */
+	bool compact;		   /* updates=move: boards without content */
+	double tokens;		   /* rate limit: messages it may send */
+	uint64_t tokens_ms;	   /* when tokens was last topped up */
+	unsigned int rate_strikes; /* messages refused in a row */
+	uint64_t seen_ms;	   /* loop time of its last frame */
+	bool ping_due;		   /* write a ping at the next WRITEABLE */
+	bool pinged;		   /* a ping went out since seen_ms */
+	bool hung_up;		   /* dropped as idle */
+	int close_code;		   /* close with this once out drains */
+	const char *close_reason;  /* static text for close_code */
+	char uid[UID_LEN + 1];	   /* the player's uid, for logs */
+	const char *peer;	   /* client address, for logs: the
 				      * admission's or peer_entry's text */
 };
 
@@ -168,8 +168,7 @@ static void session_queue(struct server *srv,
 		journal_hold(srv->journal, &pss->hold, pss->wsi);
 	/* Written at the end of the turn, after the commit. */
 	if (lws_dll2_is_detached(&pss->unflushed))
-		lws_dll2_add_tail(&pss->unflushed,
-				  &srv->sessions->unflushed);
+		lws_dll2_add_tail(&pss->unflushed, &srv->sessions->unflushed);
 }
 
 static void session_send_error(struct server *srv,
@@ -376,10 +375,11 @@ static int session_watch(struct server *srv,
 		return 0;
 	}
 	log_info("refused watch peer=%s: %s", pss->peer, error_code_name(code));
-	session_send_error(srv, pss, code,
-			   code == ERR_NO_SUCH_ROOM ?
-				   "no open room has that id" :
-				   "the room has as many spectators as it takes");
+	session_send_error(
+		srv, pss, code,
+		code == ERR_NO_SUCH_ROOM ?
+			"no open room has that id" :
+			"the room has as many spectators as it takes");
 	session_close_after_flush(pss, LWS_CLOSE_STATUS_POLICY_VIOLATION,
 				  error_code_name(code));
 	return 0;
@@ -423,7 +423,7 @@ static bool session_invite_allowed(struct server *srv,
 }
 
 /* A new connection: read its identity, greet it and seat it. */
-static int session_open(struct server *srv, struct per_vhost_data__gomoku *vhd,
+static int session_open(struct server *srv,
 			struct per_session_data__gomoku *pss, struct lws *wsi)
 {
 	struct handshake_query query;
@@ -432,7 +432,7 @@ static int session_open(struct server *srv, struct per_vhost_data__gomoku *vhd,
 
 	pss->wsi = wsi;
 	outqueue_init(&pss->out);
-	lws_dll2_add_tail(&pss->node, &vhd->sessions);
+	lws_dll2_add_tail(&pss->node, &srv->sessions->sessions);
 	srv->metrics.connections++;
 	/* read once, when the socket was accepted */
 	pss->peer = admission_address(srv->admission, lws_get_network_wsi(wsi));
@@ -542,8 +542,9 @@ static void session_handle_message(struct server *srv,
 		return;
 	}
 	code = protocol_parse(text, len,
-			      pss->player ? lobby_player_board_size(pss->player) :
-					    BOARD_DEFAULT_SIZE,
+			      pss->player ?
+				      lobby_player_board_size(pss->player) :
+				      BOARD_DEFAULT_SIZE,
 			      &req, &message);
 	if (code != ERR_NONE) {
 		session_send_error(srv, pss, code, message);
@@ -1003,7 +1004,7 @@ static int session_callback(struct lws *wsi, enum lws_callback_reasons reason,
 	case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
 		return !handshake_acceptable(wsi);
 	case LWS_CALLBACK_ESTABLISHED:
-		return session_open(srv, srv->sessions, pss, wsi);
+		return session_open(srv, pss, wsi);
 	case LWS_CALLBACK_RECEIVE:
 		return session_receive(srv, pss, in, len);
 	case LWS_CALLBACK_SERVER_WRITEABLE:

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "log.h"
 
 #define STORE_CHECKPOINT_MS 1000      /* how often the WAL is copied back */
@@ -1616,18 +1617,6 @@ char *store_game_json(struct store *store, const char *id, size_t headroom,
 	return buffer;
 }
 
-/* Writes unix_ms as ISO 8601 in UTC with milliseconds into buf. */
-static void store_iso8601(int64_t unix_ms, char *buf, size_t size)
-{
-	time_t seconds = (time_t)(unix_ms / 1000);
-	struct tm tm;
-
-	gmtime_r(&seconds, &tm);
-	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		 tm.tm_min, tm.tm_sec, (int)(unix_ms % 1000));
-}
-
 /*
  * Adds {"name": name} as role to players, or {} for a player who gave no
  * name (as spectate and /api/rooms do); false on OOM.
@@ -1645,13 +1634,14 @@ static bool store_json_recent(cJSON *games, sqlite3_stmt *stmt)
 {
 	cJSON *game = cJSON_CreateObject();
 	cJSON *players, *result;
-	char ended[64];
+	char ended[CLOCK_ISO8601_MAX];
 
 	if (!game || !cJSON_AddItemToArray(games, game))
 		return false;
-	store_iso8601(sqlite3_column_int64(stmt, 8), ended, sizeof(ended));
+	clock_iso8601(sqlite3_column_int64(stmt, 8), ended, sizeof(ended));
 	if (!cJSON_AddStringToObject(game, "id", store_text(stmt, 0)) ||
-	    !cJSON_AddNumberToObject(game, "size", sqlite3_column_int(stmt, 1)) ||
+	    !cJSON_AddNumberToObject(game, "size",
+				     sqlite3_column_int(stmt, 1)) ||
 	    !cJSON_AddStringToObject(game, "rule", store_text(stmt, 2)) ||
 	    !cJSON_AddStringToObject(game, "tc", store_text(stmt, 3)) ||
 	    !(players = cJSON_AddObjectToObject(game, "players")) ||
@@ -1684,8 +1674,8 @@ char *store_recent_games_json(struct store *store, int limit, size_t *len)
 	bool ok = games != NULL;
 	int rc = SQLITE_DONE;
 
-	if (ok && sqlite3_prepare_v2(store->db, sql, -1, &stmt, NULL) !=
-			  SQLITE_OK) {
+	if (ok &&
+	    sqlite3_prepare_v2(store->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
 		store_log_error(store, "listing recent games");
 		ok = false;
 	}
