@@ -453,6 +453,7 @@ static struct lobby_player *lobby_invite_new(struct lobby *lobby,
 	player->state = PLAYER_WAITING;
 	player->waiting_since = now_ms;
 	player->pool = pool;
+	player->invite_listed = join->listed;
 	pool->refs++;
 	list_append(&lobby->invites, &player->queue_node);
 	lobby_tell_invite(lobby, player);
@@ -480,7 +481,7 @@ static struct lobby_player *lobby_invite_accept(struct lobby *lobby,
 		free(player);
 		return NULL;
 	}
-	room->private = true;
+	room->private = !creator->invite_listed;
 	lobby_seat_add(lobby, player);
 	lobby_invite_remove(lobby, creator);
 	room_match(lobby, room, creator, player, now_ms);

@@ -155,6 +155,7 @@ struct lobby_player {
 					 * private game (queue_node is then in
 					 * the lobby's invites, pool held);
 					 * "" when in a pool's queue */
+	bool invite_listed;		/* invite: its room will be listed */
 	bool ai;			/* the engine's seat: no uid, no
 					 * connection, not in the seat table */
 	enum engine_level level;	/* ai: the engine's level */
@@ -299,6 +300,8 @@ struct lobby_join {
 	const char *invite;		   /* NULL; "new": a private game, its
 					    * code told (invite); or a code:
 					    * play its creator (pool ignored) */
+	bool listed;			   /* invite "new": its room is listed
+					    * like a public one all the same */
 };
 
 /* True while code (any text) is an invite waiting for its player. */
@@ -310,10 +313,10 @@ bool lobby_invite_open(const struct lobby *lobby, const char *code);
  * the player waits alone for whoever comes with the code it is told
  * (invite); with a code, it plays that invite's creator at once, in the
  * creator's pool, random sides, in a private room (room->private: left
- * out of the lists of live rooms, still watchable). NULL on out of
- * memory, or
- * for a code no invite waits with (nothing changed: check
- * lobby_invite_open() first to tell the player why).
+ * out of the lists of live rooms, still watchable) unless the creator
+ * asked for it to be listed. NULL on out of memory, or for a code no
+ * invite waits with (nothing changed: check lobby_invite_open() first to
+ * tell the player why).
  */
 struct lobby_player *lobby_join(struct lobby *lobby,
 				const struct lobby_join *join, void *conn,

@@ -242,13 +242,18 @@ handshake_read_pool(struct lws *wsi, const struct lobby_pool_key *defaults,
 	return NULL;
 }
 
-/* invite=new or invite=CODE ("" when it is neither). */
+/*
+ * invite=new or invite=CODE ("" when it is neither), and listed=1 (any
+ * other value: not listed).
+ */
 static void handshake_read_invite(struct lws *wsi,
 				  struct handshake_query *query)
 {
 	char arg[INVITE_LEN + 2];
-	int len = handshake_query_arg(wsi, "invite", arg, sizeof(arg));
+	int len = handshake_query_arg(wsi, "listed", arg, sizeof(arg));
 
+	query->listed = len == 1 && arg[0] == '1';
+	len = handshake_query_arg(wsi, "invite", arg, sizeof(arg));
 	query->invited = len != -1;
 	query->invite[0] = '\0';
 	if (len >= 0 && (!strcmp(arg, "new") || identity_check_invite(arg)))

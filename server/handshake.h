@@ -54,6 +54,8 @@ struct handshake_query {
 					* the code ("" when malformed: no
 					* such invite); absent: "" */
 	bool invited;		       /* an invite parameter was given */
+	bool listed;		       /* listed=1: an invite=new game is
+					* listed all the same */
 	bool watch;		       /* watch=ROOM: a spectator */
 	char room[UID_LEN + 1];	       /* watch: the room, canonical; "" when
 					* it is no UUID (no such room) */

@@ -472,6 +472,7 @@ static int session_open(struct server *srv,
 		.ai = query.ai && !query.invited,
 		.level = query.level,
 		.invite = query.invited ? query.invite : NULL,
+		.listed = query.listed,
 	};
 	pss->player = hub_connect(&srv->hub, &join, pss);
 	if (!pss->player) {

@@ -8,7 +8,8 @@
 // when its creator leaves or is matched; a creator is never paired from
 // the pools' queues, never filled with the engine, not counted as
 // waiting; private rooms (and their rematches) are not in /api/rooms but
-// can be watched by id; more than --max-invites-per-ip open invite=new
+// can be watched by id, unless the creator asked for listed=1 (only 1
+// counts; the joiner's listed is ignored); more than --max-invites-per-ip open invite=new
 // sessions from one address get rate_limited, close 1008, until one
 // closes. No uid of one player ever reaches the other.
 
@@ -388,6 +389,24 @@ describe('invites', () => {
 		const res = await server.get('/api/rooms?limit=200');
 		for (const uid of [priv.creator.uid, priv.joiner.uid])
 			assert.ok(!res.body.includes(uid), 'expected no uid in /api/rooms');
+	});
+
+	it('lists the room of an invite=new with listed=1 like a public one, and only with the creator\'s listed=1', T, async () => {
+		const pub = await connectPair(server);
+		const shown = await privatePair(server, { creatorQuery: { listed: '1', name: 'Ann' }, joinerQuery: { name: 'Bo' } });
+		const others = [];
+		for (const [creatorQuery, joinerQuery] of [[{ listed: 'yes' }, {}], [{}, { listed: '1' }], [{ listed: '' }, {}]])
+			others.push(await privatePair(server, { creatorQuery, joinerQuery }));
+		await timedMoves(shown, quietMoves(1, 15));
+		const listed = await listedRooms(server);
+		assert.deepEqual([...listed].sort(), [pub.room, shown.room].sort(),
+			`expected the public room and the listed invite's room only, got ${JSON.stringify(listed)}`);
+		for (const pair of others)
+			assert.ok(!listed.includes(pair.room), 'expected an invite without the creator\'s listed=1 unlisted');
+		const res = await server.get('/api/rooms?limit=200');
+		for (const uid of [shown.creator.uid, shown.joiner.uid])
+			assert.ok(!res.body.includes(uid), 'expected no uid in /api/rooms');
+		assert.ok(res.body.includes('"Ann"') && res.body.includes('"Bo"'), 'expected the listed room\'s names in /api/rooms');
 	});
 
 	it('makes the rematch of a private room private too', T, async () => {

@@ -7,7 +7,8 @@
  * code changes nothing; the code dies when its creator leaves or is
  * matched (lobby_invite_open()); a creator is never paired from the pools'
  * queues, never filled with the engine and not counted as waiting; a
- * rematch of a private room is private; the pools' refs are let go. The
+ * rematch of a private room is private; a creator who asks for it gets a
+ * listed room (the joiner cannot); the pools' refs are let go. The
  * fixture is lobby_fixture.h's.
  */
 #include <stdio.h>
@@ -562,6 +563,37 @@ static void a_rematch_of_a_private_room_is_private(void **state)
 	assert_false(p2->room->private);
 }
 
+/* The creator's listed makes the room public; the joiner's does not. */
+static void only_the_creator_can_have_the_room_listed(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_join listed = {
+		.uid = f->uids[0], .name = "maker", .invite = "new",
+		.listed = true,
+	};
+	struct lobby_join joiner = {
+		.uid = f->uids[3], .name = "guest", .invite = CODE,
+		.listed = true,
+	};
+	struct lobby_player *p0, *p1, *p2, *p3;
+
+	script_bytes(f, code_bytes, INVITE_BYTES);
+	p0 = lobby_join(&f->lobby, &listed, conn(f, 0), T0);
+	assert_non_null(p0);
+	script_match(f, 0x11, 0);
+	p1 = come(f, 1, 1, CODE, T0);
+	assert_non_null(p1);
+	assert_false(p1->room->private);
+	/* a creator without listed, a joiner with it: private */
+	p2 = create(f, 2, NULL, code_bytes, T0);
+	assert_false(p2->invite_listed);
+	script_match(f, 0x11, 0);
+	p3 = lobby_join(&f->lobby, &joiner, conn(f, 3), T0);
+	assert_non_null(p3);
+	assert_true(p3->room->private);
+	assert_ptr_equal(p2->room, p3->room);
+}
+
 static void the_lobby_releases_open_invites(void **state)
 {
 	struct fixture *f = *state;
@@ -602,6 +634,7 @@ int main(void)
 			a_private_room_is_watchable_and_flagged, setup_watch,
 			teardown),
 		untimed_test(a_rematch_of_a_private_room_is_private),
+		untimed_test(only_the_creator_can_have_the_room_listed),
 		untimed_test(the_lobby_releases_open_invites),
 	};
 
