@@ -1,11 +1,14 @@
 /*
  * loadgen.c - a load generator for any server that speaks PROTOCOL.md.
  *
- * One thread, one edge-triggered epoll set, non-blocking sockets and a
+ * One thread, two edge-triggered epoll sets (the players', and the
+ * spectators' read a few events at a time after them), non-blocking
+ * sockets and a
  * minimal RFC 6455 client (wsframe.c). It opens connections from several
  * 127.x source addresses, lets the server pair them, plays real games at a
  * set pace per room (front wins at its fifth stone, nine moves), closes
- * with 1000 after `winner` and connects again with a new uid. It measures
+ * with 1000 after `winner` and connects again with a new uid (the crowd's
+ * room's players play a rematch instead, see player_rematch). It measures
  * the move -> opponent-received latency into a histogram and reads the
  * server's CPU, memory and fds from /proc, then prints one report.
  *
@@ -54,11 +57,15 @@
 #define RETRY_DELAY_NS (1000 * NS_PER_MS) /* after a failed connection */
 #define ROOM_BUCKETS 65536		  /* hash of rooms half-matched */
 #define EVENTS_MAX 1024			  /* per epoll_wait */
-#define STARTS_PER_TURN 256	       /* connections started per loop turn */
-#define FD_RESERVE 32		       /* fds kept for stdio, /proc, epoll */
-#define SHORT_GAME_MOVES 9	       /* front's five stones and back's four */
-#define STOP_TIMEOUT_NS (3 * NS_PER_S) /* for clean closes at the end */
-#define SYSCOUNT_NS (2 * NS_PER_S)     /* PHASE_COUNT's length */
+#define SPECT_EVENTS \
+	64		      /* spectators' events between two looks at the
+			 * players' */
+#define SPECT_DATA UINT64_MAX /* epoll_fd's event of spect_fd */
+#define STARTS_PER_TURN 256   /* connections started per loop turn */
+#define FD_RESERVE 32	      /* fds kept for stdio, /proc, epoll */
+#define SHORT_GAME_MOVES 9    /* front's five stones and back's four */
+#define STOP_TIMEOUT_NS (3 * NS_PER_S)	 /* for clean closes at the end */
+#define SYSCOUNT_NS (2 * NS_PER_S)	 /* PHASE_COUNT's length */
 #define SETTLE_TIMEOUT_NS (5 * NS_PER_S) /* for the server's fds to drop */
 #define SAMPLE_NS (100 * NS_PER_MS)	 /* spectators watching: sampled */
 
@@ -114,6 +121,8 @@ struct conn {
 	enum side side;	       /* own side once matched */
 	bool close_sent;       /* we sent a close frame */
 	bool game_over;	       /* `winner` or `disconnect` came */
+	bool rematching;       /* the crowd's room's game ended: its
+				* rematch is under way (player_rematch) */
 	int size;	       /* board size from `welcome` or `role` */
 	int row;	       /* own stones go on this row ... */
 	int col0;	       /* ... from this column on */
@@ -144,9 +153,9 @@ struct conn {
 	uint32_t owner_gen; /* ... and its gen then */
 	long watch_last;    /* `moves` of the last board seen; -1: none */
 	/* A room's player slot (the second of the pair to hear `role`). */
-	long watch_want;    /* spectators asked for its room */
-	long watch_have;    /* ... sent to it so far */
-	long watch_open;    /* ... watching it now */
+	long watch_want; /* spectators asked for its room */
+	long watch_have; /* ... sent to it so far */
+	long watch_open; /* ... watching it now */
 };
 
 /* A room matched that has fewer spectators sent than asked. */
@@ -164,6 +173,7 @@ struct spect_counters {
 	uint64_t messages;	   /* text messages received */
 	uint64_t spectates;	   /* `spectate` messages */
 	uint64_t wrong_room;	   /* ... naming another room than asked */
+	uint64_t followed;	   /* ... again, the room's rematch */
 	uint64_t boards;	   /* `board` messages */
 	uint64_t boards_full;	   /* ... with `content` */
 	uint64_t boards_missed;	   /* gaps in their move numbers */
@@ -202,7 +212,11 @@ enum phase {
 /* The whole load generator: one per process. */
 struct loadgen {
 	struct options opt; /* from the command line */
-	int epoll_fd;	    /* every socket, edge-triggered */
+	int epoll_fd;	    /* the players' sockets, edge-triggered, and
+			     * spect_fd level-triggered */
+	int spect_fd;	    /* the spectators' sockets, edge-triggered:
+			     * read SPECT_EVENTS at a time, after the
+			     * players' (loadgen_run) */
 	struct conn *conns; /* slots */
 	long conn_count;    /* ... how many */
 	long *free_slots;   /* churn: slots not in use */
@@ -257,9 +271,9 @@ struct loadgen {
 	uint64_t progress_ns;			   /* last progress line */
 	uint64_t progress_moves; /* moves_accepted at that line */
 	/* Spectators: slots conn_count .. slot_count - 1. */
-	long slot_count;	     /* players' and spectators' slots */
-	long *watch_idle;	     /* spectator slots with no room */
-	long watch_idle_len;	     /* ... how many */
+	long slot_count;		/* players' and spectators' slots */
+	long *watch_idle;		/* spectator slots with no room */
+	long watch_idle_len;		/* ... how many */
 	struct watch_room *watch_short; /* rooms short of spectators, FIFO */
 	long short_head, short_len, short_cap;
 	long crowd_slot;	     /* the crowd's room's player slot; -1 */
@@ -555,7 +569,7 @@ static struct conn *watch_owner(struct loadgen *lg, long slot, uint32_t gen)
 		return NULL;
 	owner = &lg->conns[slot];
 	if (owner->gen != gen || owner->state != CONN_OPEN ||
-	    owner->game_over)
+	    (owner->game_over && !owner->rematching))
 		return NULL;
 	return owner;
 }
@@ -596,8 +610,7 @@ static void watch_on_room(struct loadgen *lg, struct conn *owner)
 	struct watch_room *room;
 
 	owner->watch_want = owner->watch_have = owner->watch_open = 0;
-	if (lg->opt.crowd &&
-	    !watch_owner(lg, lg->crowd_slot, lg->crowd_gen)) {
+	if (lg->opt.crowd && !watch_owner(lg, lg->crowd_slot, lg->crowd_gen)) {
 		lg->crowd_slot = owner - lg->conns;
 		lg->crowd_gen = owner->gen;
 		want += lg->opt.crowd;
@@ -675,8 +688,8 @@ static void conn_fail(struct loadgen *lg, struct conn *c, const char *cause)
 static void conn_end(struct loadgen *lg, struct conn *c, const char *cause)
 {
 	if (cause)
-		tally_add(c->spectator ? &lg->spect_closes : &lg->closes,
-			  cause, 1);
+		tally_add(c->spectator ? &lg->spect_closes : &lg->closes, cause,
+			  1);
 	conn_release(lg, c);
 	conn_recycle(lg, c, 0);
 }
@@ -765,7 +778,8 @@ static void conn_start(struct loadgen *lg, struct conn *c)
 	lg->pending++;
 	ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
 	ev.data.u64 = (uint64_t)slot | (uint64_t)c->gen << 32;
-	if (epoll_ctl(lg->epoll_fd, EPOLL_CTL_ADD, c->fd, &ev)) {
+	if (epoll_ctl(c->spectator ? lg->spect_fd : lg->epoll_fd, EPOLL_CTL_ADD,
+		      c->fd, &ev)) {
 		conn_fail(lg, c, errno_name(errno));
 		return;
 	}
@@ -829,11 +843,11 @@ static void conn_release(struct loadgen *lg, struct conn *c)
 {
 	if (c->state == CONN_CONNECTING || c->state == CONN_UPGRADING)
 		lg->pending--;
-	if (c->spectator && (c->state == CONN_OPEN || c->state == CONN_CLOSING)) {
-		struct conn *owner = c->watching ?
-					     watch_owner(lg, c->owner,
-							 c->owner_gen) :
-					     NULL;
+	if (c->spectator &&
+	    (c->state == CONN_OPEN || c->state == CONN_CLOSING)) {
+		struct conn *owner =
+			c->watching ? watch_owner(lg, c->owner, c->owner_gen) :
+				      NULL;
 
 		lg->spect.closed++;
 		lg->spect_open_now--;
@@ -859,6 +873,7 @@ static void conn_release(struct loadgen *lg, struct conn *c)
 	c->side = SIDE_NONE;
 	c->close_sent = false;
 	c->game_over = false;
+	c->rematching = false;
 	c->watching = false;
 	c->watch_last = -1;
 	c->fragmented = false;
@@ -1016,9 +1031,17 @@ static void player_on_role(struct loadgen *lg, struct conn *c,
 	if (msg->size)
 		c->size = msg->size;
 	room_forget(lg, c);
-	snprintf(c->room, sizeof(c->room), "%s", msg->room);
-	if (c->room[0] && room_join(lg, c))
-		watch_on_room(lg, c);
+	if (c->rematching) {
+		/* The rematch of the crowd's room: the same pair, the same
+		 * player slot keeps the room's id, and the crowd follows. */
+		c->rematching = false;
+		if (c->room[0])
+			snprintf(c->room, sizeof(c->room), "%s", msg->room);
+	} else {
+		snprintf(c->room, sizeof(c->room), "%s", msg->room);
+		if (c->room[0] && room_join(lg, c))
+			watch_on_room(lg, c);
+	}
 	c->moves = 0;
 	c->game_over = false;
 	c->games++;
@@ -1055,6 +1078,41 @@ static void player_on_board(struct loadgen *lg, struct conn *c,
 }
 
 /*
+ * The crowd's room's game ended (`winner` came to c): in play mode its
+ * players play a rematch rather than leave, so that its crowd follows it
+ * into the new room, as a real audience does, instead of coming back
+ * thousands at once. The room's player slot offers, the other side
+ * accepts (player_on_offer). True when c stays for the rematch.
+ */
+static bool player_rematch(struct loadgen *lg, struct conn *c)
+{
+	static const char offer[] = "{\"type\":\"offer\",\"what\":\"rematch\"}";
+	struct conn *owner =
+		&lg->conns[lg->crowd_slot < 0 ? 0 : lg->crowd_slot];
+
+	if (lg->opt.mode != MODE_PLAY || lg->crowd_slot < 0 ||
+	    lg->phase >= PHASE_DRAIN || owner->gen != lg->crowd_gen ||
+	    owner->state != CONN_OPEN || (c != owner && c->peer != owner))
+		return false;
+	c->rematching = true;
+	if (c == owner)
+		conn_send(lg, c, WS_TEXT, offer, sizeof(offer) - 1);
+	return true;
+}
+
+/* An offer came (to both sides): the crowd's room's rematch, accepted by
+ * the side that did not make it; nothing else is ever offered to the load
+ * generator's players. */
+static void player_on_offer(struct loadgen *lg, struct conn *c)
+{
+	static const char accept[] =
+		"{\"type\":\"answer\",\"what\":\"rematch\",\"accept\":true}";
+
+	if (c->rematching && c - lg->conns != lg->crowd_slot)
+		conn_send(lg, c, WS_TEXT, accept, sizeof(accept) - 1);
+}
+
+/*
  * A spectator's message: counted and checked, never answered (a spectator
  * sends nothing but pongs to the server's pings, and its close). It
  * leaves when its room closes (`disconnect`); see watch_idle.
@@ -1076,8 +1134,12 @@ static void spectator_on_message(struct loadgen *lg, struct conn *c,
 			c->size = msg->size;
 		c->watch_last = -1;
 		if (strcmp(msg->room, c->room)) {
-			/* Not the room asked for (or a rematch's). */
-			lg->spect.wrong_room++;
+			/* Once watching: the room's rematch, followed. Else
+			 * not the room asked for. */
+			if (c->watching)
+				lg->spect.followed++;
+			else
+				lg->spect.wrong_room++;
 			snprintf(c->room, sizeof(c->room), "%s", msg->room);
 			break;
 		}
@@ -1094,9 +1156,8 @@ static void spectator_on_message(struct loadgen *lg, struct conn *c,
 		lg->spect.boards++;
 		if (msg->has_content)
 			lg->spect.boards_full++;
-		lg->spect.boards_missed +=
-			(uint64_t)message_boards_missed(c->watch_last,
-							msg->moves);
+		lg->spect.boards_missed += (uint64_t)message_boards_missed(
+			c->watch_last, msg->moves);
 		if (msg->moves >= 0)
 			c->watch_last = msg->moves;
 		break;
@@ -1110,8 +1171,8 @@ static void spectator_on_message(struct loadgen *lg, struct conn *c,
 		conn_close(lg, c, 1000);
 		break;
 	case MESSAGE_ERROR:
-		tally_add(&lg->spect_errors, msg->code[0] ? msg->code : "no_code",
-			  1);
+		tally_add(&lg->spect_errors,
+			  msg->code[0] ? msg->code : "no_code", 1);
 		break;
 	default:
 		break;
@@ -1151,8 +1212,11 @@ static void conn_on_message(struct loadgen *lg, struct conn *c,
 		timer_clear(lg, c);
 		if (msg.winner == c->side)
 			lg->count.games_won++;
-		if (lg->opt.mode != MODE_IDLE)
+		if (lg->opt.mode != MODE_IDLE && !player_rematch(lg, c))
 			conn_close(lg, c, 1000);
+		break;
+	case MESSAGE_OFFER:
+		player_on_offer(lg, c);
 		break;
 	case MESSAGE_DISCONNECT:
 		c->game_over = true;
@@ -1162,6 +1226,8 @@ static void conn_on_message(struct loadgen *lg, struct conn *c,
 		break;
 	case MESSAGE_ERROR:
 		tally_add(&lg->errors, msg.code[0] ? msg.code : "no_code", 1);
+		if (c->rematching) /* no rematch after all: leave */
+			conn_close(lg, c, 1000);
 		break;
 	case MESSAGE_WAITING:
 	case MESSAGE_PONG:
@@ -1719,9 +1785,20 @@ static int loadgen_wait_ms(struct loadgen *lg, uint64_t now)
 	return (int)((wait + NS_PER_MS - 1) / NS_PER_MS);
 }
 
+/* One socket's epoll event; a stale one (its slot reused) is ignored. */
+static void loadgen_event(struct loadgen *lg, const struct epoll_event *event)
+{
+	uint64_t data = event->data.u64;
+	struct conn *c = &lg->conns[data & 0xffffffffu];
+
+	if (c->gen == (uint32_t)(data >> 32) && c->fd >= 0)
+		conn_on_event(lg, c, event->events);
+}
+
 static void loadgen_run(struct loadgen *lg)
 {
 	struct epoll_event events[EVENTS_MAX];
+	bool spect = false;
 	uint64_t now;
 	int i, n;
 
@@ -1742,13 +1819,19 @@ static void loadgen_run(struct loadgen *lg)
 			perror("loadgen: epoll_wait");
 			break;
 		}
-		for (i = 0; i < n; i++) {
-			uint64_t data = events[i].data.u64;
-			struct conn *c = &lg->conns[data & 0xffffffffu];
-
-			if (c->gen == (uint32_t)(data >> 32) && c->fd >= 0)
-				conn_on_event(lg, c, events[i].events);
-		}
+		for (i = 0; i < n; i++)
+			if (events[i].data.u64 == SPECT_DATA)
+				spect = true;
+			else
+				loadgen_event(lg, &events[i]);
+		/* The spectators' after the players', a few at a time: a
+		 * crowd's messages all come at once, and the players'
+		 * latency must not wait for the tool to read them all. */
+		n = spect ? epoll_wait(lg->spect_fd, events, SPECT_EVENTS, 0) :
+			    0;
+		spect = false;
+		for (i = 0; i < n; i++)
+			loadgen_event(lg, &events[i]);
 		now = now_ns();
 		while (lg->heap_len && lg->conns[lg->heap[0]].due_ns <= now) {
 			struct conn *c = &lg->conns[lg->heap[0]];
@@ -1800,6 +1883,7 @@ static void loadgen_report_spectators(const struct loadgen *lg,
 				    window_s;
 	s->spectates = c->spectates;
 	s->wrong_room = c->wrong_room;
+	s->followed = c->followed;
 	s->boards = c->boards;
 	s->boards_full = c->boards_full;
 	s->boards_window = lg->spect_at_end.boards - lg->spect_at_start.boards;
@@ -2228,9 +2312,9 @@ static int loadgen_init(struct loadgen *lg)
 	}
 	/* Churn: the slots the fd limit leaves, a room's spectators and the
 	 * crowd set aside for every two players. */
-	lg->conn_count = opt->mode == MODE_CHURN ?
-				 (budget - opt->crowd) * 2 / (2 + opt->watchers) :
-				 opt->connections;
+	lg->conn_count = opt->mode == MODE_CHURN ? (budget - opt->crowd) * 2 /
+							   (2 + opt->watchers) :
+						   opt->connections;
 	if (lg->conn_count > budget) {
 		fprintf(stderr,
 			"loadgen: %ld connections asked, the fd limit allows "
@@ -2245,8 +2329,8 @@ static int loadgen_init(struct loadgen *lg)
 		fprintf(stderr,
 			"loadgen: %ld players and %ld spectators need %ld "
 			"fds, the fd limit allows %ld\n",
-			lg->conn_count, spectators,
-			lg->conn_count + spectators, budget);
+			lg->conn_count, spectators, lg->conn_count + spectators,
+			budget);
 		return -1;
 	}
 	lg->slot_count = lg->conn_count + spectators;
@@ -2258,15 +2342,20 @@ static int loadgen_init(struct loadgen *lg)
 	lg->free_slots =
 		calloc((size_t)lg->conn_count, sizeof(*lg->free_slots));
 	lg->ready = calloc((size_t)lg->slot_count, sizeof(*lg->ready));
-	lg->watch_idle = calloc((size_t)spectators + 1, sizeof(*lg->watch_idle));
+	lg->watch_idle =
+		calloc((size_t)spectators + 1, sizeof(*lg->watch_idle));
 	lg->watch_short =
 		calloc((size_t)lg->short_cap, sizeof(*lg->watch_short));
 	lg->rooms = calloc(ROOM_BUCKETS, sizeof(*lg->rooms));
 	lg->rx = malloc(RX_BUFFER_SIZE);
 	lg->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	lg->spect_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (!lg->conns || !lg->heap || !lg->free_slots || !lg->ready ||
 	    !lg->watch_idle || !lg->watch_short || !lg->rooms || !lg->rx ||
-	    lg->epoll_fd < 0) {
+	    lg->epoll_fd < 0 || lg->spect_fd < 0 ||
+	    epoll_ctl(lg->epoll_fd, EPOLL_CTL_ADD, lg->spect_fd,
+		      &(struct epoll_event){ .events = EPOLLIN,
+					     .data.u64 = SPECT_DATA })) {
 		fprintf(stderr, "loadgen: cannot set up: %s\n",
 			strerror(errno));
 		return -1;
@@ -2305,6 +2394,8 @@ static void loadgen_release(struct loadgen *lg)
 	}
 	if (lg->epoll_fd >= 0)
 		close(lg->epoll_fd);
+	if (lg->spect_fd >= 0)
+		close(lg->spect_fd);
 	free(lg->conns);
 	free(lg->heap);
 	free(lg->free_slots);
@@ -2318,7 +2409,7 @@ static void loadgen_release(struct loadgen *lg)
 
 int main(int argc, char **argv)
 {
-	static struct loadgen lg = { .epoll_fd = -1 };
+	static struct loadgen lg = { .epoll_fd = -1, .spect_fd = -1 };
 	static struct report report;
 	struct sigaction sa = { .sa_handler = on_signal };
 

@@ -192,6 +192,7 @@ static enum message_type message_type_parse(const char *name)
 		{ "opponent_away", MESSAGE_OPPONENT_AWAY },
 		{ "opponent_back", MESSAGE_OPPONENT_BACK },
 		{ "spectate", MESSAGE_SPECTATE },
+		{ "offer", MESSAGE_OFFER },
 	};
 	size_t i;
 

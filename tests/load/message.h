@@ -28,6 +28,7 @@ enum message_type {
 	MESSAGE_OPPONENT_AWAY,
 	MESSAGE_OPPONENT_BACK,
 	MESSAGE_SPECTATE, /* a spectator's room, players' names */
+	MESSAGE_OFFER,	  /* an offer (the crowd's room: a rematch) */
 };
 
 /* A side, or what a `winner` names. */

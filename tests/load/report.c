@@ -96,8 +96,9 @@ static void report_print_spectators(const struct report_spectators *s,
 	row(out, "spectator messages");
 	fprintf(out, "%llu (%.0f/s in the window)\n",
 		(unsigned long long)s->messages, s->messages_per_s);
-	row(out, "spectate / wrong room");
-	fprintf(out, "%llu / %llu\n", (unsigned long long)s->spectates,
+	row(out, "spectate / rematch followed / wrong room");
+	fprintf(out, "%llu / %llu / %llu\n", (unsigned long long)s->spectates,
+		(unsigned long long)s->followed,
 		(unsigned long long)s->wrong_room);
 	row(out, "spectator boards / missed");
 	fprintf(out, "%llu (%llu full, %llu in the window) / %llu\n",
@@ -236,22 +237,22 @@ static void report_print_spectators_json(const struct report_spectators *s,
 		"\"opened\":%llu,\"failed\":%llu,\"closed\":%llu,"
 		"\"rooms_asked\":%llu,\"rooms_skipped\":%llu,"
 		"\"messages\":%llu,\"messages_per_s\":%.1f,"
-		"\"spectates\":%llu,\"wrong_room\":%llu,\"boards\":%llu,"
+		"\"spectates\":%llu,\"wrong_room\":%llu,\"followed\":%llu,"
+		"\"boards\":%llu,"
 		"\"boards_full\":%llu,\"boards_window\":%llu,"
 		"\"boards_missed\":%llu,\"winners\":%llu,"
 		"\"winners_complete\":%llu,\"disconnects\":%llu,"
 		"\"pongs\":%llu,\"crowd_mean\":%.1f,\"crowd_min\":%ld,"
 		"\"crowd_max\":%ld,\"open_mean\":%.1f,",
 		s->watchers, s->crowd, s->held, s->open_at_end,
-		(unsigned long long)s->attempted,
-		(unsigned long long)s->opened, (unsigned long long)s->failed,
-		(unsigned long long)s->closed,
+		(unsigned long long)s->attempted, (unsigned long long)s->opened,
+		(unsigned long long)s->failed, (unsigned long long)s->closed,
 		(unsigned long long)s->rooms_asked,
 		(unsigned long long)s->rooms_skipped,
 		(unsigned long long)s->messages, s->messages_per_s,
 		(unsigned long long)s->spectates,
 		(unsigned long long)s->wrong_room,
-		(unsigned long long)s->boards,
+		(unsigned long long)s->followed, (unsigned long long)s->boards,
 		(unsigned long long)s->boards_full,
 		(unsigned long long)s->boards_window,
 		(unsigned long long)s->boards_missed,

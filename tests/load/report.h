@@ -53,6 +53,7 @@ struct report_spectators {
 	double messages_per_s;	   /* ... in the window */
 	uint64_t spectates;	   /* `spectate` messages */
 	uint64_t wrong_room;	   /* ... for another room than asked */
+	uint64_t followed;	   /* ... again: the room's rematch */
 	uint64_t boards;	   /* `board` messages, whole run */
 	uint64_t boards_full;	   /* ... with `content` (the first) */
 	uint64_t boards_window;	   /* ... in the window */

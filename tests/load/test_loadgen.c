@@ -110,6 +110,21 @@ static void spectate_should_give_room_past_nested_players(void **state)
 	assert_int_equal(msg.role, SIDE_NONE);
 }
 
+static void offer_should_be_told_apart(void **state)
+{
+	struct message msg;
+
+	(void)state;
+	assert_int_equal(scan(&msg, "{\"type\":\"offer\",\"what\":"
+				    "\"rematch\",\"by\":\"front\"}"),
+			 0);
+	assert_int_equal(msg.type, MESSAGE_OFFER);
+	assert_int_equal(scan(&msg, "{\"type\":\"answer\",\"what\":"
+				    "\"rematch\",\"accept\":true}"),
+			 0);
+	assert_int_equal(msg.type, MESSAGE_OTHER);
+}
+
 static void boards_missed_should_count_the_gap(void **state)
 {
 	(void)state;
@@ -243,6 +258,7 @@ int main(void)
 		cmocka_unit_test(role_should_give_side_room_and_size),
 		cmocka_unit_test(error_and_winner_should_give_code_and_winner),
 		cmocka_unit_test(spectate_should_give_room_past_nested_players),
+		cmocka_unit_test(offer_should_be_told_apart),
 		cmocka_unit_test(boards_missed_should_count_the_gap),
 		cmocka_unit_test(malformed_text_should_be_refused),
 		cmocka_unit_test(histogram_should_be_exact_below_a_millisecond),
