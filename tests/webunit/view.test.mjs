@@ -241,6 +241,7 @@ describe('the rest of the page', () => {
 		assert.deepEqual(pageDataOf(initialState()), {
 			state: 'idle', role: '', turn: '', result: '', link: 'closed', live: 'false',
 			mode: 'online', level: 'medium', kind: '', offer: '', offerWhat: '', confirm: '', reason: '', tc: '', protocol: '1',
+			invite: '', notice: '',
 		});
 		const data = pageDataOf(online('front', [BLACK]));
 		assert.deepEqual([data.state, data.role, data.turn, data.live, data.kind], ['playing', 'front', 'opponent', 'true', 'online']);

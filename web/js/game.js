@@ -23,6 +23,8 @@
 //                                 remember (sessionStorage) the game in
 //                                 progress, for a reload
 //   {kind: 'new-uid'}             this tab's uid now belongs to another tab
+//   {kind: 'clear-link'}          drop the invite link (/#invite/CODE) from
+//                                 the page's address: joined, or dead
 //   {kind: 'sound', name}         stone, undo, turn, win, loss, left, emote
 //   {kind: 'toast', key, params}  a short message over the board (a text
 //   {kind: 'toast', code, message, what}  key, or a request the server
@@ -34,10 +36,19 @@
 // state.offerWhat says which), a rematch's fresh role in the same socket,
 // and emotes (the bubbles keep the time they came; emotes.js shows them).
 //
+// Playing a friend (invite.js): "Play a friend" searches on an invite of
+// the player's own (state.invite, side host), told its code by an invite
+// message; a friend's link opened (client/invited) joins it (side guest),
+// at once when the page knows the player's name. Either ends in a role
+// like any match. A host's code dies with its socket: a drop is not
+// retried but told (notice invite_lost), and a code the server refuses
+// (no_such_invite) is told as a link used or expired, never retried.
+//
 // Over 800 lines: one case per server message and per page action, which
 // must be read together to see every way the state changes.
 
 import { retryDelay } from './protocol.js';
+import { isInviteCode } from './invite.js';
 import {
 	ROLES, emptyCells, canPlace, canUndo, canRedo, canAnswer, canAbort, canResign, canOfferDraw, canRematch, canEmote,
 } from './state.js';
@@ -72,6 +83,7 @@ function freshGameFields() {
 		abortAt: null,
 		bubbles: { me: null, opponent: null },
 		local: null,
+		invite: null,
 	};
 }
 
@@ -192,6 +204,11 @@ function onClosed(state, { code }) {
 	if (state.phase === 'idle' || state.phase === 'over')
 		return { state: { ...state, link: 'closed', pending: false }, effects: [] };
 
+	if (state.phase === 'searching' && state.invite) {
+		const ended = inviteClosed(state);
+		if (ended)
+			return ended;
+	}
 	const retryable = !NO_RETRY_CODES.includes(code);
 	const delay = retryable ? retryDelay(state.retries) : null;
 	if (state.phase === 'searching') {
@@ -228,6 +245,32 @@ function onClosed(state, { code }) {
 		},
 		effects: [{ kind: 'reconnect', delay }],
 	};
+}
+
+/** The start screen after an invite's socket closed, with notice told; the link dropped. */
+function inviteEnded(state, notice) {
+	return {
+		state: { ...cleared(state), phase: 'idle', link: 'closed', notice },
+		effects: [{ kind: 'clear-link' }],
+	};
+}
+
+/**
+ * An invite's socket closed before a match: the end of it when the
+ * server refused it (no_such_invite, rate_limited, told by the error just
+ * before) or when the host's code was told (the server forgot it with the
+ * socket); null when a new socket may go on (a host with no code yet, a
+ * guest not refused).
+ */
+function inviteClosed(state) {
+	const { side, code, refused } = state.invite;
+	if (refused === 'no_such_invite')
+		return inviteEnded(state, 'invite_missing');
+	if (refused === 'rate_limited')
+		return inviteEnded(state, 'invite_limited');
+	if (side === 'host' && code)
+		return inviteEnded(state, 'invite_lost');
+	return null;
 }
 
 function onWelcome(state, message) {
@@ -296,6 +339,8 @@ function onRole(state, message, now) {
 	if (state.phase !== 'searching' && !rematch)
 		return { state, effects: [] };
 	const effects = [{ kind: 'save-game', room: game.room, role: game.role }];
+	if (state.phase === 'searching' && state.invite && state.invite.side === 'guest')
+		effects.push({ kind: 'clear-link' }); // the link is used: a reload must not join it again
 	if (game.role === 'front')
 		effects.push({ kind: 'sound', name: 'turn' });
 	const next = { ...newGame(state, { ...game, synced: true }), rule, ...clockFields(state, message, now) };
@@ -672,6 +717,9 @@ function onDisconnect(state) {
 	return { state: next, effects };
 }
 
+/** The errors that refuse an invite's socket (then closed 1008). */
+const INVITE_REFUSALS = ['no_such_invite', 'rate_limited'];
+
 function onError(state, message) {
 	const code = typeof message.code === 'string' ? message.code : '';
 	const text = typeof message.message === 'string' ? message.message : code;
@@ -686,6 +734,10 @@ function onError(state, message) {
 	}
 	if (code === 'opponent_gone')
 		next.opponentLeft = true; // no rematch with a player who left
+	if (state.invite && state.phase === 'searching' && INVITE_REFUSALS.includes(code)) {
+		// Told by the status once the socket closes (see inviteClosed), not by a toast.
+		return { state: { ...next, invite: { ...state.invite, refused: code } }, effects: [] };
+	}
 	const toast = { kind: 'toast', code, message: text };
 	if (state.asked)
 		toast.what = state.asked;
@@ -704,6 +756,62 @@ function onPong(state) {
 	};
 }
 
+/** A search on the server: a new socket, the game of a reload forgotten. */
+function search(state) {
+	return {
+		state: { ...state, phase: 'searching', link: 'connecting' },
+		effects: [{ kind: 'forget-game' }, { kind: 'connect' }],
+	};
+}
+
+/** "Play a friend": a search on an invite of the player's own, listed as state.listed. */
+function onInvite(state) {
+	if (!['idle', 'over'].includes(state.phase) || !chosenMode(state).invites || state.invite)
+		return { state, effects: [] };
+	return search({ ...cleared(state), invite: { side: 'host', code: '', listed: state.listed } });
+}
+
+/**
+ * The choice to list the next invite's game in the lobby. The server
+ * reads it from the query of the invite's socket: an invite waiting for
+ * the friend is made again on a new socket, with a new code.
+ */
+function onInviteListed(state, listed) {
+	const next = { ...state, listed: Boolean(listed) };
+	const invite = state.invite;
+	if (state.phase !== 'searching' || !invite || invite.side !== 'host' || invite.listed === next.listed)
+		return { state: next, effects: [] };
+	return {
+		state: { ...next, link: 'connecting', retries: 0, invite: { side: 'host', code: '', listed: next.listed } },
+		effects: [{ kind: 'connect' }],
+	};
+}
+
+/** The host's invite code, told by the server. */
+function onInviteCode(state, message) {
+	const invite = state.invite;
+	if (state.phase !== 'searching' || !invite || invite.side !== 'host' || !isInviteCode(message.code))
+		return { state, effects: [] };
+	return { state: { ...state, invite: { ...invite, code: message.code } }, effects: [] };
+}
+
+/**
+ * A friend's invite link opened (before a game or after one): the start
+ * screen asks the player to join it, or it joins at once when join (the
+ * page knows the player's name). A link that cannot be a code is told as
+ * one that does not work, with no socket.
+ */
+function onInvited(state, { code, join }) {
+	if (!['idle', 'over'].includes(state.phase))
+		return { state, effects: [] };
+	const closing = state.link === 'closed' ? [] : [{ kind: 'disconnect' }];
+	const start = { ...cleared(state), phase: 'idle', link: 'closed' };
+	if (!isInviteCode(code))
+		return { state: { ...start, notice: 'invite_missing' }, effects: [...closing, { kind: 'clear-link' }] };
+	const invited = { ...start, invite: { side: 'guest', code } };
+	return join ? search(invited) : { state: invited, effects: closing };
+}
+
 /**
  * The next state after action, and the effects for the page to carry out.
  * now is the time in ms (for the opponent-away countdown).
@@ -713,21 +821,30 @@ export function reduce(state, action, now = 0) {
 	case 'client/find':
 		if (state.phase !== 'idle' && state.phase !== 'over')
 			return { state, effects: [] };
+		if (state.phase === 'idle' && state.invite && state.invite.side === 'guest')
+			return search({ ...cleared(state), invite: state.invite }); // Join
 		if (!chosenMode(state).server)
 			return startLocal(state);
-		return {
-			state: { ...cleared(state), phase: 'searching', link: 'connecting' },
-			effects: [{ kind: 'forget-game' }, { kind: 'connect' }],
-		};
-	case 'client/cancel':
+		return search(cleared(state));
+	case 'client/cancel': {
 		if (gameMode(state).leave && state.phase === 'playing')
 			return { state: { ...cleared(state), phase: 'idle' }, effects: [] };
+		const guest = Boolean(state.invite && state.invite.side === 'guest');
+		if (state.phase === 'idle' && guest)
+			return { state: { ...state, invite: null }, effects: [{ kind: 'clear-link' }] };
 		if (state.phase !== 'searching')
 			return { state, effects: [] };
 		return {
 			state: { ...cleared(state), phase: 'idle', link: 'closed' },
-			effects: [{ kind: 'disconnect' }],
+			effects: guest ? [{ kind: 'disconnect' }, { kind: 'clear-link' }] : [{ kind: 'disconnect' }],
 		};
+	}
+	case 'client/invite':
+		return onInvite(state);
+	case 'client/invite-listed':
+		return onInviteListed(state, action.listed);
+	case 'client/invited':
+		return onInvited(state, action);
 	case 'client/resume':
 		if (state.phase !== 'idle' || typeof action.room !== 'string' || !ROLES.includes(action.role))
 			return { state, effects: [] };
@@ -805,6 +922,8 @@ export function reduce(state, action, now = 0) {
 		return onWelcome(state, action);
 	case 'waiting':
 		return onWaiting(state);
+	case 'invite':
+		return onInviteCode(state, action);
 	case 'role':
 		return onRole(state, action, now);
 	case 'board':

@@ -8,9 +8,10 @@
 // What the page exposes for tests, and for nothing else, is read-only:
 // data-* attributes on #app (state, role, turn, result, link, live, lang,
 // muted, mode, level, kind, offer, offer-what, confirm, reason, tc,
-// protocol) and on the board canvas (size, moves, stones, board, last,
-// line), on the player cards (turn, timed, low, flag, emote) and their
-// clocks, plus the text of the status line, the toast and the cards.
+// protocol, invite, notice) and on the board canvas (size, moves, stones,
+// board, last, line), on the player cards (turn, timed, low, flag, emote)
+// and their clocks, on the invite's QR code canvas (link: the link it
+// shows), plus the text of the status line, the toast and the cards.
 //
 // What counts down (the clocks, the first-move deadline, the opponent's
 // reconnect grace, the bubbles, the emote bar's pause) is redrawn by a
@@ -24,6 +25,15 @@
 // the spectator's socket is sent nothing. #app's data-screen says which
 // is shown, data-watch the watch's phase and data-replay-at the replay's
 // position; the start screen's lobby (lobby.js) lists the live games.
+//
+// "Play a friend" (invite.js) searches on an invite of the player's own:
+// while the friend is awaited, a panel over the board shows the link
+// /#invite/CODE, its Copy button, its QR code (qr.js) and the choice to
+// list the game in the lobby. That link opened (the hash, like #watch/
+// and #game/) joins the friend's game, at once when the page knows the
+// player's name, else once the player has typed one and pressed Join.
+// #app's data-invite says where the invite stands, data-notice what went
+// wrong with one (a link used or expired, a host's socket dropped).
 
 import { boardGeometry, pointToCell, fitBoardSide, isCursorKey, moveCursor } from './layout.js';
 import { reduce } from './game.js';
@@ -48,6 +58,8 @@ import {
 	newWatch, reduceWatch, watchLive, watchClocksOf, watchStatusOf, watchNoteOf, watchBubbleOf, watchCounting,
 } from './watch.js';
 import { LOBBY_REFRESH_MS, LOBBY_ROOMS, waitingRowsOf, roomRowsOf } from './lobby.js';
+import { inviteQueryOf, invitePanelOf, inviteLink } from './invite.js';
+import { qrMatrix, qrSide, drawQr } from './qr.js';
 
 const KEYS = {
 	uid: 'gomoku.uid', // sessionStorage: this tab's player
@@ -65,6 +77,8 @@ const KEYS = {
 };
 const LIVE_MS = 100; // how often what counts down is redrawn
 const TOAST_MS = 2600;
+const COPIED_MS = 2000; // how long the invite's Copy button says Copied
+const QR_SCALE = 8; // canvas pixels per module of the invite's QR code (CSS scales it)
 
 /** Storage that may be missing or refuse (private modes): never throws. */
 function stored(area, key) {
@@ -162,6 +176,12 @@ const el = {
 	lobby: $('lobby'),
 	lobbyWaiting: $('lobby-waiting'),
 	lobbyRooms: $('lobby-rooms'),
+	friend: $('friend'),
+	invite: $('invite'),
+	inviteLink: $('invite-link'),
+	inviteCopy: $('invite-copy'),
+	inviteQr: $('invite-qr'),
+	inviteListed: $('invite-listed'),
 	nameField: document.querySelector('.name-field'),
 	hint: document.querySelector('.hint'),
 };
@@ -205,15 +225,21 @@ let numbersShown = stored('localStorage', KEYS.numbers) === '1';
 let lobbyTimer = null; // asks for the lobby's lists again while the start screen shows
 let lobbyLists = { pools: null, rooms: null }; // the server's last answers
 let spectatorsTold = null; // the last spectators message of the player's room, {room, count}
+let copiedLink = ''; // the invite link just copied, while its button says so
+let copiedTimer = null;
 
 const sound = createSound({ muted: stored('localStorage', KEYS.muted) === '1' });
 const renderer = createBoardRenderer(el.board);
 const connection = new Connection({
-	url: () => socketUrl(location, tabUid(), cleanName(el.name.value), {
-		mode: state.mode,
-		level: state.level,
-		pool: chosenMode(state).pools ? state.pool : null,
-	}),
+	url: () => {
+		const invite = inviteQueryOf(state);
+		return socketUrl(location, tabUid(), cleanName(el.name.value), {
+			mode: invite ? 'online' : state.mode,
+			level: state.level,
+			pool: (invite || chosenMode(state).pools) ? state.pool : null,
+			invite,
+		});
+	},
 	onMessage: (message) => {
 		// How many watch is the page's to show, not the game's: kept
 		// with the room it was told in (view.js spectatorsOf).
@@ -311,6 +337,10 @@ function perform(effect) {
 		break;
 	case 'new-uid':
 		store('sessionStorage', KEYS.uid, newUid());
+		break;
+	case 'clear-link':
+		if (routeOf(location.hash)?.kind === 'invite')
+			history.replaceState(null, '', location.pathname + location.search);
 		break;
 	case 'sound':
 		sound.play(effect.name);
@@ -554,6 +584,7 @@ function renderControls() {
 	el.hint.hidden = false;
 	el.mainText.textContent = text(lang, controls.main.key);
 	el.main.disabled = controls.main.disabled;
+	el.friend.hidden = controls.friend.hidden;
 	el.cancel.hidden = controls.cancel.hidden;
 	el.cancel.textContent = text(lang, controls.cancel.key);
 	el.name.disabled = controls.nameLocked;
@@ -635,7 +666,7 @@ function renderMoves(shown, moves, first, size, current) {
 
 /** The start screen's lobby: the pools where players wait, the live games with Watch. */
 function renderLobby() {
-	const shown = screen === 'play' && state.phase === 'idle';
+	const shown = screen === 'play' && state.phase === 'idle' && !state.invite;
 	el.lobby.hidden = !shown;
 	if (shown && !lobbyTimer) {
 		refreshLobby();
@@ -683,6 +714,37 @@ function renderLobby() {
 		node.append(about, button);
 		return node;
 	}) : [line('lobby-empty', lobbyLists.rooms === null ? '' : text(lang, 'lobby.empty'))]));
+}
+
+/**
+ * The host's invite panel over the board: the link, its Copy button (which
+ * says Copied a moment after a copy), its QR code (drawn again only when
+ * the link changes) and the listing choice.
+ */
+function renderInvite() {
+	const panel = invitePanelOf(state);
+	el.invite.hidden = panel.hidden;
+	if (panel.hidden)
+		return;
+	const link = panel.code ? inviteLink(location.origin, panel.code) : '';
+	el.inviteLink.value = link;
+	el.inviteLink.placeholder = text(lang, 'invite.link.making');
+	el.inviteLink.setAttribute('aria-label', text(lang, 'invite.link.label'));
+	el.inviteCopy.disabled = !link;
+	el.inviteCopy.textContent = text(lang, link && copiedLink === link ? 'button.copied' : 'button.copy');
+	el.inviteListed.checked = panel.listed;
+	el.inviteQr.setAttribute('aria-label', text(lang, 'invite.qr.label'));
+	if (el.inviteQr.dataset.link !== link) {
+		el.inviteQr.dataset.link = link;
+		const context = el.inviteQr.getContext('2d');
+		if (link) {
+			const matrix = qrMatrix(link);
+			el.inviteQr.width = el.inviteQr.height = qrSide(matrix, QR_SCALE);
+			drawQr(context, matrix, QR_SCALE);
+		} else {
+			context.clearRect(0, 0, el.inviteQr.width, el.inviteQr.height);
+		}
+	}
 }
 
 /** Asks the server for the lobby's lists again, and shows them. */
@@ -747,8 +809,8 @@ function renderViewer() {
 	el.mute.title = el.mute.getAttribute('aria-label');
 	el.spectators.hidden = true;
 
-	for (const node of [el.main, el.cancel, el.rematch, el.modes, el.tools, el.emotes, el.prompt, el.veil,
-		el.nameField, el.hint])
+	for (const node of [el.main, el.friend, el.cancel, el.rematch, el.modes, el.tools, el.emotes, el.prompt, el.veil,
+		el.nameField, el.hint, el.invite])
 		node.hidden = true;
 	el.leaveView.hidden = false;
 	el.replay.hidden = !(screen === 'watch' && watch && watch.phase === 'over' && watch.moves > 0);
@@ -814,6 +876,7 @@ function render() {
 	el.mute.setAttribute('aria-label', text(lang, sound.muted ? 'mute.off' : 'mute.on'));
 	el.mute.title = el.mute.getAttribute('aria-label');
 	renderControls();
+	renderInvite();
 	renderLive();
 
 	Object.assign(el.board.dataset, boardDataOf(state));
@@ -856,7 +919,7 @@ el.board.addEventListener('click', (event) => {
 });
 
 document.addEventListener('keydown', (event) => {
-	if (event.target === el.name || event.target === el.shareLink || event.altKey || event.ctrlKey || event.metaKey)
+	if ([el.name, el.shareLink, el.inviteLink].includes(event.target) || event.altKey || event.ctrlKey || event.metaKey)
 		return;
 	if (screen !== 'play') {
 		// No cursor and no stone: the arrow keys step through a replay.
@@ -890,6 +953,9 @@ for (const type of ['pointerdown', 'keydown'])
 	window.addEventListener(type, () => sound.unlock(), { capture: true });
 
 el.main.addEventListener('click', () => dispatch({ type: 'client/find' }));
+el.friend.addEventListener('click', () => dispatch({ type: 'client/invite' }));
+el.inviteListed.addEventListener('change', () =>
+	dispatch({ type: 'client/invite-listed', listed: el.inviteListed.checked }));
 el.cancel.addEventListener('click', () => dispatch({ type: 'client/cancel' }));
 el.undo.addEventListener('click', () => dispatch({ type: 'client/undo' }));
 el.redo.addEventListener('click', () => dispatch({ type: 'client/redo' }));
@@ -987,6 +1053,27 @@ el.copyLink.addEventListener('click', async () => {
 	}
 });
 
+el.inviteCopy.addEventListener('click', async () => {
+	const link = el.inviteLink.value;
+	if (!link)
+		return;
+	try {
+		await navigator.clipboard.writeText(link);
+		copiedLink = link;
+		clearTimeout(copiedTimer);
+		copiedTimer = setTimeout(() => {
+			copiedLink = '';
+			render();
+		}, COPIED_MS);
+		render();
+	} catch {
+		// No clipboard (a plain-http page on a LAN address): selected to copy by hand.
+		el.inviteLink.focus();
+		el.inviteLink.select();
+		showToast(text(lang, 'toast.invite.copy_failed'), 'copy_failed');
+	}
+});
+
 el.lobbyRooms.addEventListener('click', (event) => {
 	const button = event.target.closest('button[data-room]');
 	if (button)
@@ -1050,8 +1137,9 @@ function openReplay(id) {
 
 /**
  * Shows what the hash asks for: a game's replay (#game/ID), a live game
- * watched (#watch/ROOM), or the player's own screen. A link waits while
- * the player's own game is being found or played.
+ * watched (#watch/ROOM), a friend's invite (#invite/CODE: joined at once
+ * when the page knows the player's name), or the player's own screen. A
+ * link waits while the player's own game is being found or played.
  */
 function followRoute() {
 	const route = routeOf(location.hash);
@@ -1059,15 +1147,21 @@ function followRoute() {
 		if (screen !== 'play') {
 			closeViewer();
 			render();
+		} else if (state.phase === 'idle' && state.invite) {
+			dispatch({ type: 'client/cancel' }); // the invite link left (Back): the start screen
 		}
 		return false;
 	}
 	if (!['idle', 'over'].includes(state.phase))
 		return false;
-	if (route.kind === 'watch')
+	if (route.kind === 'invite') {
+		closeViewer();
+		dispatch({ type: 'client/invited', code: route.id, join: cleanName(el.name.value) !== '' });
+	} else if (route.kind === 'watch') {
 		openWatch(route.id);
-	else
+	} else {
 		openReplay(route.id);
+	}
 	return true;
 }
 

@@ -33,6 +33,8 @@
  *   rematch          after the end, a rematch with the sides swapped
  *                    (protocol 2; the engine accepts at once).
  *   emotes           the emote bar, and the opponent's bubbles (protocol 2).
+ *   invites          the start screen offers "Play a friend": a private
+ *                    game by invite link (invite.js).
  *   startButton, idleStatus, searchingButton, searchingStatus
  *                    the text keys (text.js) of the main button and of the
  *                    status line before a game and while one is found.
@@ -53,6 +55,7 @@ export const MODE_RULES = {
 		draw: true,
 		rematch: true,
 		emotes: true,
+		invites: true,
 		startButton: 'button.find',
 		idleStatus: 'status.idle',
 		searchingButton: 'button.searching',
@@ -75,6 +78,7 @@ export const MODE_RULES = {
 		draw: false,
 		rematch: true,
 		emotes: false,
+		invites: false,
 		startButton: 'button.ai',
 		idleStatus: 'status.idle.ai',
 		searchingButton: 'button.starting',
@@ -98,6 +102,7 @@ export const MODE_RULES = {
 		draw: false,
 		rematch: false,
 		emotes: false,
+		invites: false,
 		startButton: 'button.local',
 		idleStatus: 'status.idle.local',
 		searchingButton: 'button.searching',
@@ -130,6 +135,7 @@ const NO_GAME = {
 	draw: false,
 	rematch: false,
 	emotes: false,
+	invites: false,
 };
 
 /** The rules of the game shown (state.kind); NO_GAME while none is. */

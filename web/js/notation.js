@@ -2,7 +2,8 @@
 // game: columns A, B, … from the left (as the board labels them), rows
 // 1…N from the bottom, moves numbered from 1 (black's first). A game's
 // link is /#game/ID (its replay, from /api/games/ID); a live room's is
-// /#watch/ROOM. Pure: no DOM, so node --test imports it.
+// /#watch/ROOM; a friend's invite is /#invite/CODE (invite.js). Pure: no
+// DOM, so node --test imports it.
 
 import { pointLabel } from './text.js';
 
@@ -32,9 +33,15 @@ export function moveListOf(moves, size, first = 1) {
 
 /**
  * What the page's hash asks for: {kind: 'game', id} (a replay),
- * {kind: 'watch', id} (a live room) or null.
+ * {kind: 'watch', id} (a live room), {kind: 'invite', id} (a friend's
+ * invite: id is whatever follows #invite/, as it is, for the reducer to
+ * judge, so that a link cut short is told as one that does not work) or
+ * null.
  */
 export function routeOf(hash) {
+	const invite = /^#invite\/(.*)$/s.exec(String(hash ?? ''));
+	if (invite)
+		return { kind: 'invite', id: invite[1] };
 	const match = /^#(game|watch)\/([^/?#]+)$/.exec(String(hash ?? ''));
 	if (!match || !ID_PATTERN.test(match[2]))
 		return null;

@@ -55,11 +55,15 @@ export function cleanName(raw) {
  * its level (game options {mode: 'ai', level}); any other mode is the
  * default (online: matched with another player) and adds nothing. A
  * pool ({size, rule, tc}, pool.js) asks to be matched in it (protocol 2;
- * a server of protocol 1 ignores it); none adds nothing.
+ * a server of protocol 1 ignores it); none adds nothing. An invite
+ * ({invite, listed}, invite.js: invite 'new' or a friend's code) asks
+ * for a private game (listed=1: listed in the lobby all the same) or
+ * joins one; null adds nothing.
  * updates=move asks for compact boards (the move without the whole
  * position; see game.js).
  */
-export function socketUrl(location, uid, name = '', { mode = 'online', level = 'medium', pool = null } = {}) {
+export function socketUrl(location, uid, name = '',
+	{ mode = 'online', level = 'medium', pool = null, invite = null } = {}) {
 	const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
 	let url = `${scheme}//${location.host}/?uid=${encodeURIComponent(uid)}`;
 	if (name)
@@ -68,6 +72,11 @@ export function socketUrl(location, uid, name = '', { mode = 'online', level = '
 		url += `&mode=ai&level=${encodeURIComponent(level)}`;
 	if (pool)
 		url += poolQuery(pool);
+	if (invite) {
+		url += `&invite=${encodeURIComponent(invite.invite)}`;
+		if (invite.listed && invite.invite === 'new')
+			url += '&listed=1';
+	}
 	return `${url}&updates=move`;
 }
 

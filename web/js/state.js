@@ -11,7 +11,10 @@
 //
 // Phases (data-state on the page):
 //   idle       nothing going on; "Find opponent" (or the mode's own start)
-//   searching  connected or connecting, waiting for a match; "Cancel"
+//              and "Play a friend"; or a friend's invite link opened, to
+//              join (state.invite, see invite.js)
+//   searching  connected or connecting, waiting for a match (or for the
+//              friend an invite link was sent to, or joining one); "Cancel"
 //   resuming   trying to get a game's seat back after a dropped socket or a
 //              reload; the board is not live
 //   playing    in a room; the board is live once synced
@@ -62,7 +65,7 @@ export function initialState(size = 15) {
 		lastMove: null, // {x, y, role}
 		winner: null, // the server's {winner, reason, line}
 		outcome: null, // over: win | loss | draw | lost | replaced
-		notice: null, // idle: unreachable | refused
+		notice: null, // idle: unreachable | refused | invite_missing | invite_lost | invite_limited
 		refusal: '', // the server's message when it refused the connection
 		opponentLeft: false,
 		awayUntil: null, // time (ms) the opponent's seat is held until
@@ -83,6 +86,8 @@ export function initialState(size = 15) {
 		emoteAt: null, // when (ms) this player's last emote went out
 		bubbles: { me: null, opponent: null }, // the last emote of each, {emote, at}
 		local: null, // local: the game (local.js)
+		invite: null, // the host's invite while searching, or the friend's link opened (invite.js); else null
+		listed: false, // the next invite's game is listed in the lobby (listed=1)
 	};
 }
 

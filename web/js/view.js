@@ -21,6 +21,19 @@ import { runningSide, clockAt, clockText, isLow, secondsUntil } from './clock.js
 import { EMOTES, bubbleAt } from './emotes.js';
 import { SIZES, RULES, tcChoices, tcLabel } from './pool.js';
 import { seatName } from './lobby.js';
+import { invitePhaseOf } from './invite.js';
+
+/** The status lines of the start screen after an invite's end (state.notice). */
+const INVITE_NOTICES = {
+	invite_missing: { status: 'status.invite.missing', note: 'note.invite.missing' },
+	invite_lost: { status: 'status.invite.lost', note: 'note.invite.lost' },
+	invite_limited: { status: 'status.invite.limited', note: 'note.invite.limited' },
+};
+
+/** The invite's side while it is made or joined ('host' or 'guest'), '' when none. */
+function inviteSide(state) {
+	return state.invite ? state.invite.side : '';
+}
 
 /** The colour a click places now: the side to move when both sides play here, else mine. */
 export function moverRole(state) {
@@ -62,6 +75,10 @@ export function boardText(cells) {
 export function statusOf(state) {
 	switch (state.phase) {
 	case 'idle':
+		if (inviteSide(state) === 'guest')
+			return { key: 'status.invited' };
+		if (Object.hasOwn(INVITE_NOTICES, state.notice))
+			return { key: INVITE_NOTICES[state.notice].status };
 		if (state.notice === 'refused')
 			return { key: 'status.refused', params: { message: state.refusal || '' } };
 		if (state.notice === 'unreachable')
@@ -70,6 +87,10 @@ export function statusOf(state) {
 	case 'searching':
 		if (state.link === 'retrying')
 			return { key: 'status.reconnecting' };
+		if (inviteSide(state) === 'host')
+			return { key: state.invite.code ? 'status.invite.waiting' : 'status.invite.creating' };
+		if (inviteSide(state) === 'guest')
+			return { key: 'status.invite.joining' };
 		return { key: chosenMode(state).searchingStatus };
 	case 'resuming':
 		return { key: state.link === 'retrying' ? 'status.reconnecting' : 'status.resuming' };
@@ -148,13 +169,23 @@ function offerNote(state) {
 }
 
 /**
- * The second status line as a text key and parameters, or null: the
- * opponent's reconnect countdown, an offer pending or its answer, the
- * first-move deadline of a timed game, how many moves were played; after
- * the end, a rematch offered or declined, that the opponent left, whose
- * time ran out, that an aborted game does not count, or where the five is.
+ * The second status line as a text key and parameters, or null: on the
+ * start screen, what to do about an invite (join it, or what went wrong
+ * with one); while the friend is awaited, that the game starts when the
+ * link is opened; in a game, the opponent's reconnect countdown, an offer
+ * pending or its answer, the first-move deadline of a timed game, how
+ * many moves were played; after the end, a rematch offered or declined,
+ * that the opponent left, whose time ran out, that an aborted game does
+ * not count, or where the five is.
  */
 export function noteOf(state, now) {
+	if (state.phase === 'idle') {
+		if (inviteSide(state) === 'guest')
+			return { key: 'note.invited' };
+		return Object.hasOwn(INVITE_NOTICES, state.notice) ? { key: INVITE_NOTICES[state.notice].note } : null;
+	}
+	if (state.phase === 'searching' && inviteSide(state) === 'host' && state.invite.code)
+		return { key: 'note.invite.waiting' };
 	if (state.phase === 'playing' && state.synced) {
 		if (state.awayUntil !== null)
 			return { key: 'note.away', params: { seconds: secondsUntil(state.awayUntil, now) } };
@@ -203,6 +234,8 @@ function choosing(state) {
 function mainButtonKey(state) {
 	switch (state.phase) {
 	case 'searching':
+		if (inviteSide(state))
+			return inviteSide(state) === 'host' ? 'button.invite.waiting' : 'button.joining';
 		return chosenMode(state).searchingButton;
 	case 'resuming':
 		return 'button.resuming';
@@ -212,7 +245,7 @@ function mainButtonKey(state) {
 		// Beside a rematch, "Play again" is a new opponent.
 		return state.kind === 'online' && rematchShown(state) ? 'button.new_opponent' : 'button.again';
 	default:
-		return chosenMode(state).startButton;
+		return inviteSide(state) === 'guest' ? 'button.join' : chosenMode(state).startButton;
 	}
 }
 
@@ -240,10 +273,13 @@ function promptOf(state) {
 
 /**
  * The controls around the board, as text keys and flags: the main button
- * (works only before and after a game), the Cancel button (a search) or
- * Leave (a game under way whose mode lets it be left), Rematch beside the
- * main button after a game, the name field (locked during a game), the
- * start screen's choice of mode, of the computer's level and of the pool,
+ * (works only before and after a game; Join on a friend's invite), "Play
+ * a friend" beside it on the start screen of a mode that has invites, the
+ * Cancel button (a search, an invite not joined yet) or Leave (a game
+ * under way whose mode lets it be left), Rematch beside the main button
+ * after a game, the name field (locked during a game), the start screen's
+ * choice of mode, of the computer's level and of the pool (not while a
+ * friend's invite waits: its game is the friend's),
  * Undo and Redo (see toolsOf), Draw and Resign (Abort in its place while
  * the game is in its opening) during a game of protocol 2, each working
  * when the guards of state.js allow; the prompt (the opponent's offer or
@@ -257,14 +293,16 @@ export function controlsOf(state) {
 	const aborts = gameMode(state).abort && inOpening(state);
 	const prompt = promptOf(state);
 	const rematchSent = state.offer === 'sent' && state.offerWhat === 'rematch';
+	const invited = inviteSide(state) === 'guest' && state.phase === 'idle';
 	return {
 		main: { key: mainButtonKey(state), disabled: !choosing(state) },
+		friend: { hidden: state.phase !== 'idle' || Boolean(state.invite) || !chosenMode(state).invites },
 		cancel: {
 			key: leaves ? 'button.leave' : 'button.cancel',
-			hidden: state.phase !== 'searching' && !leaves,
+			hidden: state.phase !== 'searching' && !leaves && !invited,
 		},
 		nameLocked: !choosing(state),
-		modes: { hidden: !choosing(state) },
+		modes: { hidden: !choosing(state) || invited },
 		levels: { hidden: !chosenMode(state).computer },
 		pool: { hidden: !chosenMode(state).pools },
 		rematch: {
@@ -486,6 +524,8 @@ export function pageDataOf(state) {
 		reason: state.phase === 'over' && state.winner ? state.winner.reason : '',
 		tc: ['playing', 'over'].includes(state.phase) && state.role ? state.tc : '',
 		protocol: String(state.protocol),
+		invite: invitePhaseOf(state),
+		notice: state.phase === 'idle' && state.notice ? state.notice : '',
 	};
 }
 
