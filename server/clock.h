@@ -1,6 +1,7 @@
 /*
  * clock.h - the server's two clocks, in milliseconds: a monotonic one for
- * every deadline and duration, the calendar for what the database keeps.
+ * every deadline and duration, the calendar for what the database keeps;
+ * and the monotonic one in nanoseconds, for slices of a loop turn.
  */
 #ifndef GOMOKU_CLOCK_H
 #define GOMOKU_CLOCK_H
@@ -20,6 +21,15 @@ static inline uint64_t clock_monotonic_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Nanoseconds of the monotonic clock (any origin). */
+static inline uint64_t clock_monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Milliseconds since the epoch. */

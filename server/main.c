@@ -36,6 +36,9 @@ struct main_loop {
 	struct ai *ai;		       /* engine searches (server/ai.c) */
 	uv_signal_t signals[2];	       /* SIGINT, SIGTERM */
 	uv_prepare_t commit_prepare;   /* ends each loop turn */
+	uv_idle_t flush_idle;	       /* active while spectators wait to be
+					* written: the loop then does not
+					* wait for I/O */
 	uv_timer_t sweep_timer;	       /* keep-alive, once a second */
 	uv_timer_t shutdown_timer;     /* polls for the last session */
 	uint64_t shutdown_deadline_ms; /* stop by then regardless */
@@ -120,6 +123,12 @@ static void main_lws_log(int level, const char *line)
 		"lws: %.*s", (int)len, line);
 }
 
+/* Nothing: an active idle handle only keeps the next turn from waiting. */
+static void main_flush_more(uv_idle_t *idle)
+{
+	(void)idle;
+}
+
 /*
  * The end of every loop turn: a libuv prepare handle runs before the loop
  * waits for I/O again, after every callback of the turn (sockets, timers),
@@ -130,7 +139,10 @@ static void main_end_turn(uv_prepare_t *prepare)
 	(void)prepare;
 	session_close_broken();
 	hub_commit(&server.hub);
-	session_flush_all(&server);
+	if (session_flush_all(&server))
+		uv_idle_start(&main_loop.flush_idle, main_flush_more);
+	else
+		uv_idle_stop(&main_loop.flush_idle);
 }
 
 /*
@@ -152,6 +164,7 @@ static void main_stop(void)
 	uv_close((uv_handle_t *)&main_loop.shutdown_timer, NULL);
 	uv_close((uv_handle_t *)&main_loop.sweep_timer, NULL);
 	uv_close((uv_handle_t *)&main_loop.commit_prepare, NULL);
+	uv_close((uv_handle_t *)&main_loop.flush_idle, NULL);
 	for (size_t i = 0;
 	     i < sizeof(main_loop.signals) / sizeof(*main_loop.signals); i++)
 		uv_close((uv_handle_t *)&main_loop.signals[i], NULL);
@@ -216,21 +229,19 @@ static void main_sweep(uv_timer_t *timer)
 	session_sweep(&server);
 }
 
-/* Our own handles on the loop: signals, the turn's end, the timers. */
+/*
+ * Starts our own handles on the loop (made at start-up, so that
+ * main_stop() may close them all): signals, the turn's end, the sweep.
+ */
 static int main_start_handles(void)
 {
 	static const int signals[] = { SIGINT, SIGTERM };
 
 	for (size_t i = 0; i < sizeof(signals) / sizeof(*signals); i++) {
-		if (uv_signal_init(&server.loop, &main_loop.signals[i]) ||
-		    uv_signal_start(&main_loop.signals[i], main_signal,
+		if (uv_signal_start(&main_loop.signals[i], main_signal,
 				    signals[i]))
 			return -1;
 	}
-	if (uv_timer_init(&server.loop, &main_loop.shutdown_timer) ||
-	    uv_timer_init(&server.loop, &main_loop.sweep_timer) ||
-	    uv_prepare_init(&server.loop, &main_loop.commit_prepare))
-		return -1;
 	if (uv_timer_start(&main_loop.sweep_timer, main_sweep, SWEEP_MS,
 			   SWEEP_MS))
 		return -1;
@@ -322,6 +333,7 @@ int main(int argc, char **argv)
 	uv_timer_init(&server.loop, &main_loop.shutdown_timer);
 	uv_timer_init(&server.loop, &main_loop.sweep_timer);
 	uv_prepare_init(&server.loop, &main_loop.commit_prepare);
+	uv_idle_init(&server.loop, &main_loop.flush_idle);
 	server.journal =
 		journal_new(server.store, &server.loop, &server.metrics);
 	server.admission = admission_new(&server.config, &server.metrics);

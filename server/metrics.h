@@ -28,6 +28,8 @@ struct metrics {
 	unsigned long long store_commits;      /* batches committed */
 	unsigned long long idle_drops;	       /* silent past --idle-timeout */
 	unsigned long long slow_drops;	       /* past SESSION_MAX_QUEUED */
+	unsigned long long spect_deferred;     /* turns that left spectators
+						* to write to the next */
 	unsigned long long ai_moves;	       /* engine moves played */
 	unsigned long long ai_failures;	       /* engine games forfeited */
 	unsigned long long ai_move_us_sum;     /* their search time */

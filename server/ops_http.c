@@ -171,6 +171,11 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 		   stats->emotes);
 	ops_metric(doc, "gomoku_spectators", "gauge",
 		   "Connections watching a room.", stats->spectators);
+	ops_metric(doc, "gomoku_spectator_turns_deferred_total", "counter",
+		   "Loop turns that left spectators' messages to the next "
+		   "turns (a crowd written after the players, a slice a "
+		   "turn).",
+		   srv->metrics.spect_deferred);
 	ops_metric(doc, "gomoku_moves_total", "counter", "Moves accepted.",
 		   stats->moves);
 	ops_doc_printf(

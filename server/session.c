@@ -22,6 +22,14 @@
 #include "outqueue.h"
 #include "protocol.h"
 
+/*
+ * Spectators are written after the players, at most this long a turn: a
+ * move in a room that thousands watch reaches them over several turns,
+ * and the players of every room are never kept waiting for them.
+ */
+#define SESSION_SPECTATOR_SLICE_US 100
+#define SESSION_FLUSH_CLOCK_EVERY 8 /* sessions between looks at the clock */
+
 /* One of these per WebSocket connection. */
 struct per_session_data__gomoku {
 	struct lws *wsi;	     /* this connection; NULL until opened */
@@ -34,8 +42,9 @@ struct per_session_data__gomoku {
 					    * then player is NULL */
 	struct peer *invite_entry;	   /* invite=new: counted per address */
 	struct peer *peer_entry;	   /* X-Forwarded-For address count */
-	struct lws_dll2 unflushed;	   /* in vhd->unflushed while out holds
-				      * messages for session_flush_all() */
+	struct lws_dll2 unflushed;	   /* in vhd->unflushed (a spectator's:
+				      * vhd->unflushed_spectators) while out
+				      * holds messages for session_flush_all() */
 	struct outqueue out;		   /* messages not yet written */
 	char *rx;			   /* a message arriving in pieces */
 	size_t rx_len;			   /* bytes of it so far */
@@ -68,6 +77,9 @@ struct per_vhost_data__gomoku {
 	struct lws_dll2_owner sessions;	 /* every open session */
 	struct lws_dll2_owner unflushed; /* sessions with messages to write
 					  * at the end of the turn */
+	struct lws_dll2_owner unflushed_spectators; /* ... spectators, after
+						     * the players, a slice
+						     * a turn */
 };
 
 /* Asks for a close with code once everything queued is written. */
@@ -168,7 +180,10 @@ static void session_queue(struct server *srv,
 		journal_hold(srv->journal, &pss->hold, pss->wsi);
 	/* Written at the end of the turn, after the commit. */
 	if (lws_dll2_is_detached(&pss->unflushed))
-		lws_dll2_add_tail(&pss->unflushed, &srv->sessions->unflushed);
+		lws_dll2_add_tail(&pss->unflushed,
+				  pss->spectator ?
+					  &srv->sessions->unflushed_spectators :
+					  &srv->sessions->unflushed);
 }
 
 static void session_send_error(struct server *srv,
@@ -870,21 +885,47 @@ static bool session_flush(struct server *srv,
 	return pss->out.count > 0;
 }
 
-void session_flush_all(struct server *srv)
+/*
+ * Flushes the sessions of list (session_flush()), in order, until
+ * deadline_ns (0: all of them); those with messages left for a later
+ * commit stay in it. True when the deadline left some unflushed.
+ */
+static bool session_flush_list(struct server *srv, struct lws_dll2_owner *list,
+			       uint64_t deadline_ns)
 {
-	struct per_vhost_data__gomoku *vhd = srv->sessions;
+	unsigned int flushed = 0;
 
-	if (!vhd)
-		return;
 	lws_start_foreach_dll_safe(struct lws_dll2 *, d, d1,
-				   lws_dll2_get_head(&vhd->unflushed)) {
+				   lws_dll2_get_head(list)) {
 		struct per_session_data__gomoku *pss = lws_container_of(
 			d, struct per_session_data__gomoku, unflushed);
 
+		/* The clock every few sessions: a write takes microseconds. */
+		if (deadline_ns && flushed &&
+		    flushed % SESSION_FLUSH_CLOCK_EVERY == 0 &&
+		    clock_monotonic_ns() >= deadline_ns)
+			return true;
+		flushed++;
 		if (!session_flush(srv, pss))
 			lws_dll2_remove(d);
 	}
 	lws_end_foreach_dll_safe(d, d1);
+	return false;
+}
+
+bool session_flush_all(struct server *srv)
+{
+	struct per_vhost_data__gomoku *vhd = srv->sessions;
+
+	if (!vhd)
+		return false;
+	session_flush_list(srv, &vhd->unflushed, 0);
+	if (!session_flush_list(srv, &vhd->unflushed_spectators,
+				clock_monotonic_ns() +
+					SESSION_SPECTATOR_SLICE_US * 1000))
+		return false;
+	srv->metrics.spect_deferred++;
+	return true;
 }
 
 /*

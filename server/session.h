@@ -63,9 +63,12 @@ void session_sweep(struct server *srv);
 
 /*
  * The end of a loop turn, after the journal's commit: writes what each
- * session was given during the turn (see session_flush() in session.c).
+ * player's session was given during the turn (see session_flush() in
+ * session.c), then the spectators' for a slice of the turn
+ * (SESSION_SPECTATOR_SLICE_US), oldest first. True when spectators are
+ * left for the next turns: the loop must then not wait for I/O.
  */
-void session_flush_all(struct server *srv);
+bool session_flush_all(struct server *srv);
 
 /* Shutdown: asks every session to close with 1001 "going away". */
 void session_close_all(struct server *srv);

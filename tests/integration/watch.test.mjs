@@ -7,7 +7,9 @@
 // pong, anything else error spectator; an unknown or malformed room is
 // no_such_room, a full room too_many_spectators, both closing 1008; the
 // room closing tells them "the room closed". Players hear the count at
-// most once a second. GET /api/rooms and GET /api/games list live rooms
+// most once a second. A crowd (400 here) is written over several loop
+// turns after the players, and still gets every board, in order. GET
+// /api/rooms and GET /api/games list live rooms
 // and finished games, newest first; /metrics has gomoku_spectators.
 
 import { describe, it } from 'node:test';
@@ -225,6 +227,31 @@ describe('spectators', () => {
 				`expected ${spectator.label} to get no offer or answer, got ${types.join(', ')}`);
 			assertNoUids(spectator, [pair.front.uid, pair.back.uid]);
 		}
+	});
+
+	it('writes a crowd of 400 spectators every board and the winner, in order, as the players get them', T, async () => {
+		const CROWD = 400;
+		const pair = await pairIn(server, {}, { names: ['Ann', 'Bo'] });
+		const crowd = [];
+		for (let i = 0; i < CROWD; i += 50)
+			crowd.push(...await Promise.all(Array.from({ length: Math.min(50, CROWD - i) },
+				(_, j) => watch(server, pair.room, `spectator ${i + j + 1}`))));
+		const script = winningScript({ size: SIZE, winner: 'front', direction: 'diagonal', start: { x: 3, y: 3 } });
+		const boards = [];
+		for (const move of script.moves) {
+			seat(pair, move.role).move(move.x, move.y);
+			boards.push(await bothNextSkipping(pair, 'board'));
+		}
+		const winner = await bothNextSkipping(pair, 'winner');
+		await Promise.all(crowd.map(async (spectator) => {
+			for (const board of boards)
+				assert.deepEqual(await spectator.next('board'), board, `expected ${spectator.label} to get every board in order`);
+			assert.deepEqual(await spectator.next('winner'), winner, `expected ${spectator.label} to get the winner`);
+		}));
+		// 400 writes take longer than one turn's slice for spectators.
+		const deferred = (await metricsOf(server)).samples.get('gomoku_spectator_turns_deferred_total');
+		assert.ok(deferred > 0, `expected the crowd written over several turns, got ${deferred}`);
+		await Promise.all(crowd.map((spectator) => spectator.close(1000)));
 	});
 
 	it('refuses every game message of a spectator with error spectator, changing nothing; a ping gets pong', T, async () => {
