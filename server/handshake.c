@@ -12,8 +12,7 @@
 #include <strings.h>
 #include <uuid/uuid.h>
 
-/* The longest query fragment the header parser can hold, plus one. */
-#define HANDSHAKE_FRAGMENT_MAX 4097
+#include "query.h"
 
 /* Only "/" and "/ws" upgrade to WebSocket. */
 static bool handshake_path_allowed(struct lws *wsi)
@@ -81,42 +80,11 @@ bool handshake_forwarded_for(struct lws *wsi, char *out, size_t size)
 	return true;
 }
 
-/*
- * Copies the value of query argument name ("uid") to buf. Returns its
- * length, -1 when absent, -2 when it does not fit in size - 1 bytes.
- * lws_get_urlarg_by_name() stops at the first argument too long for its
- * buffer, which would hide a later uid, so walk the fragments here.
- */
-static int handshake_query_arg(struct lws *wsi, const char *name, char *buf,
-			       size_t size)
-{
-	size_t name_len = strlen(name);
-	char fragment[HANDSHAKE_FRAGMENT_MAX];
-	int len;
-
-	for (int i = 0;
-	     (len = lws_hdr_copy_fragment(wsi, fragment, sizeof(fragment),
-					  WSI_TOKEN_HTTP_URI_ARGS, i)) >= 0;
-	     i++) {
-		size_t value_len;
-
-		if ((size_t)len <= name_len || fragment[name_len] != '=' ||
-		    strncmp(fragment, name, name_len))
-			continue;
-		value_len = (size_t)len - name_len - 1;
-		if (value_len >= size)
-			return -2;
-		memcpy(buf, fragment + name_len + 1, value_len + 1);
-		return (int)value_len;
-	}
-	return -1;
-}
-
 /* uid: a UUID in any case, made canonical; a new one when absent. */
 static bool handshake_read_uid(struct lws *wsi, char *uid)
 {
 	char arg[UID_LEN + 2];
-	int len = handshake_query_arg(wsi, "uid", arg, sizeof(arg));
+	int len = query_arg(wsi, "uid", arg, sizeof(arg));
 	uuid_t bytes;
 
 	if (len == -1) {
@@ -131,7 +99,7 @@ static bool handshake_read_uid(struct lws *wsi, char *uid)
 static bool handshake_read_name(struct lws *wsi, char *name)
 {
 	char arg[NAME_MAX_BYTES + 2];
-	int len = handshake_query_arg(wsi, "name", arg, sizeof(arg));
+	int len = query_arg(wsi, "name", arg, sizeof(arg));
 
 	*name = '\0';
 	return len == -1 || (len >= 0 && identity_check_name(arg, name));
@@ -148,12 +116,12 @@ static bool handshake_read_mode(struct lws *wsi, struct handshake_query *query)
 
 	query->ai = false;
 	query->level = ENGINE_MEDIUM;
-	len = handshake_query_arg(wsi, "mode", arg, sizeof(arg));
+	len = query_arg(wsi, "mode", arg, sizeof(arg));
 	if (len == -2 ||
 	    (len >= 0 && strcmp(arg, "online") && strcmp(arg, "ai")))
 		return false;
 	query->ai = len >= 0 && !strcmp(arg, "ai");
-	len = handshake_query_arg(wsi, "level", arg, sizeof(arg));
+	len = query_arg(wsi, "level", arg, sizeof(arg));
 	return len != -2 &&
 	       (len < 0 || !engine_level_parse(arg, &query->level));
 }
@@ -215,7 +183,7 @@ handshake_read_pool(struct lws *wsi, const struct lobby_pool_key *defaults,
 	int len;
 
 	*pool = *defaults;
-	len = handshake_query_arg(wsi, "size", arg, sizeof(arg));
+	len = query_arg(wsi, "size", arg, sizeof(arg));
 	if (len == -2 || len == 0)
 		return &bad_size;
 	if (len > 0) {
@@ -225,7 +193,7 @@ handshake_read_pool(struct lws *wsi, const struct lobby_pool_key *defaults,
 			return &bad_size;
 		pool->size = (int)size;
 	}
-	len = handshake_query_arg(wsi, "rule", arg, sizeof(arg));
+	len = query_arg(wsi, "rule", arg, sizeof(arg));
 	if (len == -2 || len == 0 ||
 	    (len > 0 && strcmp(arg, rule_name(RULE_FREESTYLE)) &&
 	     strcmp(arg, rule_name(RULE_STANDARD))))
@@ -234,7 +202,7 @@ handshake_read_pool(struct lws *wsi, const struct lobby_pool_key *defaults,
 		pool->rule = strcmp(arg, rule_name(RULE_STANDARD)) ?
 				     RULE_FREESTYLE :
 				     RULE_STANDARD;
-	len = handshake_query_arg(wsi, "tc", arg, sizeof(arg));
+	len = query_arg(wsi, "tc", arg, sizeof(arg));
 	if (len == -2 || len == 0 ||
 	    (len > 0 &&
 	     (!handshake_unescape(arg) || !time_control_parse(arg, &pool->tc))))
@@ -250,10 +218,10 @@ static void handshake_read_invite(struct lws *wsi,
 				  struct handshake_query *query)
 {
 	char arg[INVITE_LEN + 2];
-	int len = handshake_query_arg(wsi, "listed", arg, sizeof(arg));
+	int len = query_arg(wsi, "listed", arg, sizeof(arg));
 
 	query->listed = len == 1 && arg[0] == '1';
-	len = handshake_query_arg(wsi, "invite", arg, sizeof(arg));
+	len = query_arg(wsi, "invite", arg, sizeof(arg));
 	query->invited = len != -1;
 	query->invite[0] = '\0';
 	if (len >= 0 && (!strcmp(arg, "new") || identity_check_invite(arg)))
@@ -264,7 +232,7 @@ static void handshake_read_invite(struct lws *wsi,
 static void handshake_read_watch(struct lws *wsi, struct handshake_query *query)
 {
 	char arg[UID_LEN + 2];
-	int len = handshake_query_arg(wsi, "watch", arg, sizeof(arg));
+	int len = query_arg(wsi, "watch", arg, sizeof(arg));
 
 	query->watch = len != -1;
 	query->room[0] = '\0';
@@ -293,8 +261,8 @@ handshake_read_query(struct lws *wsi, const struct lobby_pool_key *defaults,
 	if (!handshake_read_uid(wsi, query->uid))
 		return &bad_uid;
 	/* updates=move: board messages without content (the hot path). */
-	query->compact = handshake_query_arg(wsi, "updates", updates,
-					     sizeof(updates)) > 0 &&
+	query->compact = query_arg(wsi, "updates", updates, sizeof(updates)) >
+				 0 &&
 			 !strcmp(updates, "move");
 	if (!handshake_read_name(wsi, query->name))
 		return &bad_name;

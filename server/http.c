@@ -14,6 +14,7 @@
 #include "http_answer.h"
 #include "frame_check.h"
 #include "drain.h"
+#include "query.h"
 #include "log.h"
 #include "ops_http.h"
 #include "server.h"
@@ -161,35 +162,19 @@ static int http_sent(struct per_session_data__http *pss, struct lws *wsi)
 	return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
-/* The longest query fragment the header parser can hold, plus one. */
-#define HTTP_FRAGMENT_MAX 4097
-
-/*
- * ?limit=N: N (1..100000), -1 when absent, 0 when not such a number.
- * Each fragment is read whole (lws_get_urlarg_by_name() would call a
- * value too long for its buffer absent).
- */
+/* ?limit=N: N (1..100000), -1 when absent, 0 when not such a number. */
 static int http_read_limit(struct lws *wsi)
 {
-	char fragment[HTTP_FRAGMENT_MAX];
-	char *end;
+	char value[8], *end;
 	long limit;
-	int len;
+	int len = query_arg(wsi, "limit", value, sizeof(value));
 
-	for (int i = 0;
-	     (len = lws_hdr_copy_fragment(wsi, fragment, sizeof(fragment),
-					  WSI_TOKEN_HTTP_URI_ARGS, i)) >= 0;
-	     i++) {
-		const char *value = fragment + 6;
-
-		if (strncmp(fragment, "limit=", 6))
-			continue;
-		if (strlen(value) > 6 || value[0] < '0' || value[0] > '9')
-			return 0;
-		limit = strtol(value, &end, 10);
-		return *end || limit < 1 || limit > 100000 ? 0 : (int)limit;
-	}
-	return -1;
+	if (len == -1)
+		return -1;
+	if (len < 0 || value[0] < '0' || value[0] > '9')
+		return 0;
+	limit = strtol(value, &end, 10);
+	return *end || limit < 1 || limit > 100000 ? 0 : (int)limit;
 }
 
 /* One request, headers complete: route it and answer it. */
