@@ -377,6 +377,7 @@ struct lobby_saved_game {
 	int64_t clock_ms[ROLE_COUNT]; /* timed: time left after the last
 				       * move (or at the last takeback) */
 	const char *rematch_of;	      /* NULL or "": none */
+	bool private;		      /* made by an invite: not listed */
 	enum full_board full_board;
 	const char *uid[ROLE_COUNT];  /* by enum role: canonical uids */
 	const char *name[ROLE_COUNT]; /* by enum role: names, may be "" */

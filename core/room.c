@@ -997,6 +997,7 @@ struct lobby_room *room_restore(struct lobby *lobby,
 	if (saved->rematch_of &&
 	    identity_check_uid(saved->rematch_of, room->rematch_of) == false)
 		room->rematch_of[0] = '\0';
+	room->private = saved->private;
 	room->game.full_board = saved->full_board;
 	for (i = 0; i < saved->moves_played; i++) {
 		struct cell cell =

@@ -54,7 +54,8 @@ static const char store_schema[] =
 	" tc TEXT NOT NULL DEFAULT 'none',"
 	" rematch_of TEXT,"
 	" front_ms INTEGER,"
-	" back_ms INTEGER);"
+	" back_ms INTEGER,"
+	" private INTEGER NOT NULL DEFAULT 0);"
 	"CREATE TABLE IF NOT EXISTS moves ("
 	" game_id TEXT NOT NULL REFERENCES games(id),"
 	" seq INTEGER NOT NULL,"
@@ -86,9 +87,12 @@ static const char store_schema[] =
  * 3 (protocol 2) adds the time control, rematch_of and the final clocks
  *   to `games`, and both clocks to every move and takeback (front_ms,
  *   back_ms: NULL in untimed games). Older rows get tc 'none' and NULL
- *   clocks (store_layout3_columns).
+ *   clocks (store_added_columns).
+ * 4 adds `private` to `games`: 1 for a game by invite link, left out of
+ *   the list of recent games and of the live rooms after a restart
+ *   (older rows: 0).
  */
-#define STORE_LAYOUT 3
+#define STORE_LAYOUT 4
 static const char store_migrate_log[] =
 	"BEGIN IMMEDIATE;"
 	"INSERT INTO move_log (game_id, seq, x, y)"
@@ -104,18 +108,23 @@ static const char store_migrate_log[] =
 	"PRAGMA user_version=2;"
 	"COMMIT;";
 
-/* The columns layout 3 added, for ALTER TABLE on an older database. */
+/*
+ * The columns layouts 3 and on added, for ALTER TABLE on an older
+ * database: each one the database's layout is below.
+ */
 static const struct {
+	int layout;
 	const char *table, *column, *type;
-} store_layout3_columns[] = {
-	{ "games", "tc", "TEXT NOT NULL DEFAULT 'none'" },
-	{ "games", "rematch_of", "TEXT" },
-	{ "games", "front_ms", "INTEGER" },
-	{ "games", "back_ms", "INTEGER" },
-	{ "moves", "front_ms", "INTEGER" },
-	{ "moves", "back_ms", "INTEGER" },
-	{ "move_log", "front_ms", "INTEGER" },
-	{ "move_log", "back_ms", "INTEGER" },
+} store_added_columns[] = {
+	{ 3, "games", "tc", "TEXT NOT NULL DEFAULT 'none'" },
+	{ 3, "games", "rematch_of", "TEXT" },
+	{ 3, "games", "front_ms", "INTEGER" },
+	{ 3, "games", "back_ms", "INTEGER" },
+	{ 3, "moves", "front_ms", "INTEGER" },
+	{ 3, "moves", "back_ms", "INTEGER" },
+	{ 3, "move_log", "front_ms", "INTEGER" },
+	{ 3, "move_log", "back_ms", "INTEGER" },
+	{ 4, "games", "private", "INTEGER NOT NULL DEFAULT 0" },
 };
 
 /* The prepared statements, by what they do. */
@@ -143,7 +152,7 @@ static const char *const store_sql[STMT_COUNT] = {
 	[STMT_INSERT_GAME] =
 		"INSERT OR IGNORE INTO games (id, size, rule, full_board, front_uid,"
 		" back_uid, front_name, back_name, started_ms, tc, rematch_of,"
-		" log_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+		" private, log_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
 		" (SELECT COALESCE(MAX(n), 0) + 1 FROM move_log))",
 	/* a finished game's moves, all at once */
 	[STMT_INSERT_MOVE] =
@@ -160,7 +169,7 @@ static const char *const store_sql[STMT_COUNT] = {
 	[STMT_SELECT_GAME] =
 		"SELECT size, rule, full_board, front_name, back_name,"
 		" started_ms, finished_ms, winner, reason, line, front_uid,"
-		" back_uid, tc, rematch_of, front_ms, back_ms FROM games"
+		" back_uid, tc, rematch_of, front_ms, back_ms, private FROM games"
 		" WHERE id = ?",
 	[STMT_SELECT_MOVES] = "SELECT seq, x, y, front_ms, back_ms FROM moves"
 			      " WHERE game_id = ? ORDER BY seq",
@@ -197,6 +206,7 @@ enum store_game_column {
 	COL_REMATCH_OF,
 	COL_FRONT_MS,
 	COL_BACK_MS,
+	COL_PRIVATE,
 };
 
 /*
@@ -251,6 +261,7 @@ struct store_op {
 			int64_t started_ms;
 			char tc[TIME_CONTROL_TEXT_MAX]; /* "none", "300+5" */
 			char rematch_of[UID_LEN + 1];	/* "": none */
+			bool private;			/* by invite link */
 		} game;
 		struct {
 			int seq, x, y;
@@ -602,22 +613,28 @@ static int store_add_column(sqlite3 *db, const char *table, const char *column,
 	return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 }
 
-/* Layout 2 to 3, in one transaction: the columns of protocol 2. */
-static int store_migrate_layout3(sqlite3 *db)
+/*
+ * Layout 2 or later to this one, in one transaction: the columns added
+ * since layout.
+ */
+static int store_migrate_columns(sqlite3 *db, int64_t layout)
 {
+	char sql[64];
 	size_t i;
 
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return -1;
-	for (i = 0; i < sizeof(store_layout3_columns) /
-				sizeof(store_layout3_columns[0]);
+	for (i = 0;
+	     i < sizeof(store_added_columns) / sizeof(store_added_columns[0]);
 	     i++)
-		if (store_add_column(db, store_layout3_columns[i].table,
-				     store_layout3_columns[i].column,
-				     store_layout3_columns[i].type))
+		if (store_added_columns[i].layout > layout &&
+		    store_add_column(db, store_added_columns[i].table,
+				     store_added_columns[i].column,
+				     store_added_columns[i].type))
 			goto out_rollback;
-	if (sqlite3_exec(db, "PRAGMA user_version=3; COMMIT", NULL, NULL,
-			 NULL) == SQLITE_OK)
+	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d; COMMIT",
+		 STORE_LAYOUT);
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK)
 		return 0;
 out_rollback:
 	if (!sqlite3_get_autocommit(db))
@@ -643,7 +660,7 @@ static int store_migrate(struct store *store)
 			return -1;
 		}
 	}
-	return store_migrate_layout3(store->db);
+	return store_migrate_columns(store->db, layout < 2 ? 2 : layout);
 }
 
 struct store *store_open(const char *path, int keep_days, char *err,
@@ -1021,6 +1038,7 @@ static int store_apply(struct store *store, const struct store_op *op)
 					  SQLITE_STATIC);
 		else
 			sqlite3_bind_null(stmt, 11);
+		sqlite3_bind_int(stmt, 12, op->game.private);
 		break;
 	case OP_MOVE:
 		which = STMT_LOG_MOVE;
@@ -1157,6 +1175,7 @@ int store_move(struct store *store, const struct lobby_room *room,
 				    sizeof(op->game.tc));
 		snprintf(op->game.rematch_of, sizeof(op->game.rematch_of), "%s",
 			 room->rematch_of);
+		op->game.private = room->private;
 	}
 	op = store_op_add(store, OP_MOVE, room->id);
 	if (!op)
@@ -1390,6 +1409,7 @@ static int store_restore_one(
 		snprintf(rematch_of, sizeof(rematch_of), "%s",
 			 store_text(stmt, COL_REMATCH_OF));
 		tc_ok = time_control_parse(store_text(stmt, COL_TC), &saved.tc);
+		saved.private = sqlite3_column_int(stmt, COL_PRIVATE) != 0;
 		ok = 0;
 	}
 	sqlite3_reset(stmt);
@@ -1665,7 +1685,7 @@ char *store_recent_games_json(struct store *store, int limit, size_t *len)
 		" g.finished_ms,"
 		" (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)"
 		" FROM games g WHERE g.finished_ms IS NOT NULL"
-		" AND g.reason IS NOT 'abandoned'"
+		" AND g.reason IS NOT 'abandoned' AND g.private = 0"
 		" ORDER BY g.finished_ms DESC LIMIT ?";
 	sqlite3_stmt *stmt = NULL;
 	cJSON *root = cJSON_CreateObject();

@@ -106,9 +106,9 @@ char *store_game_json(struct store *store, const char *id, size_t headroom,
 
 /*
  * GET /api/games?limit=N: {"games":[…]}, the limit most recently
- * finished games (abandoned ones left out), newest first: id, size, rule,
- * tc, players' names (never uids), result (winner, reason), moves (how
- * many) and ended (ISO 8601, UTC). A malloc'd text of *len bytes (a
+ * finished games (abandoned and private ones left out), newest first: id,
+ * size, rule, tc, players' names (never uids), result (winner, reason),
+ * moves (how many) and ended (ISO 8601, UTC). A malloc'd text of *len bytes (a
  * newline last), or NULL on error.
  */
 char *store_recent_games_json(struct store *store, int limit, size_t *len);

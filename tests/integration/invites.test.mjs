@@ -9,7 +9,9 @@
 // the pools' queues, never filled with the engine, not counted as
 // waiting; private rooms (and their rematches) are not in /api/rooms but
 // can be watched by id, unless the creator asked for listed=1 (only 1
-// counts; the joiner's listed is ignored); more than --max-invites-per-ip open invite=new
+// counts; the joiner's listed is ignored); a private game stays private
+// after a restart and is left out of /api/games once finished (its record
+// is still at /api/games/ID); more than --max-invites-per-ip open invite=new
 // sessions from one address get rate_limited, close 1008, until one
 // closes. No uid of one player ever reaches the other.
 
@@ -22,6 +24,7 @@ import {
 } from './lib/client.mjs';
 import { winningScript } from './lib/game.mjs';
 import { pollUntil } from './lib/observe.mjs';
+import { RestartableServer } from './lib/resume.mjs';
 import { bothNext, timedMoves, quietMoves, metricsOf, seat } from './lib/protocol2.mjs';
 import { testTimeout, scaled } from './lib/time.mjs';
 
@@ -427,6 +430,42 @@ describe('invites', () => {
 		assert.equal(spectator.board.moves, 0);
 		assertNoUids(priv.creator, [priv.joiner.uid]);
 		assertNoUids(priv.joiner, [priv.creator.uid]);
+	});
+});
+
+describe('private games in the journal', () => {
+	const server = useServer();
+
+	it('leaves a finished private game out of /api/games, keeps its record at /api/games/ID, lists a listed one', T, async () => {
+		const priv = await privatePair(server);
+		const shown = await privatePair(server, { creatorQuery: { listed: '1' } });
+		const pub = await connectPair(server);
+		for (const pair of [priv, shown, pub])
+			await playToFive(pair);
+		const listed = (await getJson(server, '/api/games?limit=200')).games.map((game) => game.id);
+		assert.deepEqual([...listed].sort(), [shown.room, pub.room].sort(),
+			`expected the listed invite's game and the public one only, got ${JSON.stringify(listed)}`);
+		const record = await getJson(server, `/api/games/${priv.room}`);
+		assert.equal(record.status, 'finished', `expected the private game's record by its id, got ${JSON.stringify(record)}`);
+		assert.equal(record.moves.length, 9);
+	});
+
+	it('keeps a live private game out of /api/rooms after kill -9 and a restart, and a listed one in it', T, async () => {
+		const restartable = new RestartableServer({ args: ['--reconnect-grace', '60'] });
+		try {
+			const first = await restartable.start();
+			const priv = await privatePair(first);
+			const shown = await privatePair(first, { creatorQuery: { listed: '1' } });
+			for (const pair of [priv, shown])
+				await timedMoves(pair, quietMoves(2, 15));
+			await restartable.kill();
+			const second = await restartable.start();
+			assert.equal((await second.health()).rooms, 2, 'expected both games restored');
+			const listed = await listedRooms(second);
+			assert.deepEqual(listed, [shown.room], `expected only the listed invite's room after the restart, got ${JSON.stringify(listed)}`);
+		} finally {
+			await restartable.stop();
+		}
 	});
 });
 

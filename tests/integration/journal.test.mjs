@@ -314,7 +314,7 @@ describe('the move log', () => {
 					`expected the 3 moves of game ${id} after the move to the log, got ${JSON.stringify(game.moves)}`);
 			}
 			const version = await sqliteQuery(db, 'PRAGMA user_version');
-			assert.equal(version[0].user_version, 3);
+			assert.equal(version[0].user_version, 4);
 			const logged = await sqliteQuery(db, 'SELECT game_id, COUNT(*) AS n FROM move_log GROUP BY game_id');
 			assert.deepEqual(logged, [{ game_id: live, n: 3 }], 'expected only the live game\'s moves in the log');
 		} finally {
@@ -371,12 +371,14 @@ describe('the move log', () => {
 			assert.deepEqual(doneRecord.result, { winner: 'front', reason: 'forfeit' });
 			assert.deepEqual(doneRecord.moves, [{ x: 7, y: 7, role: 'front' }, { x: 8, y: 8, role: 'back' }]);
 			const version = await sqliteQuery(db, 'PRAGMA user_version');
-			assert.equal(version[0].user_version, 3);
-			const games = await sqliteQuery(db, 'SELECT tc, rematch_of, front_ms, back_ms FROM games ORDER BY id');
+			assert.equal(version[0].user_version, 4);
+			const games = await sqliteQuery(db, 'SELECT tc, rematch_of, front_ms, back_ms, private FROM games ORDER BY id');
 			assert.deepEqual(games, [
-				{ tc: 'none', rematch_of: null, front_ms: null, back_ms: null },
-				{ tc: 'none', rematch_of: null, front_ms: null, back_ms: null },
+				{ tc: 'none', rematch_of: null, front_ms: null, back_ms: null, private: 0 },
+				{ tc: 'none', rematch_of: null, front_ms: null, back_ms: null, private: 0 },
 			]);
+			const { json: recent } = { json: JSON.parse((await server.get('/api/games')).body) };
+			assert.deepEqual(recent.games.map((game) => game.id), [done], 'expected the upgraded finished game listed');
 			const clocked = await sqliteQuery(db,
 				'SELECT (SELECT COUNT(*) FROM moves WHERE front_ms IS NOT NULL) + (SELECT COUNT(*) FROM move_log WHERE front_ms IS NOT NULL) AS n');
 			assert.equal(clocked[0].n, 0, 'expected no clocks on the moves of untimed games');

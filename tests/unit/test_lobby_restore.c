@@ -98,6 +98,20 @@ static void restore_seats_a_saved_game_with_both_players_away(void **state)
 	expect_stats(f, 2, 0, 1, 1, 0, 0);
 	expect_away(f, 2);
 	expect_int(lobby_tick(&f->lobby, T0), T0 + GRACE_MS);
+	assert_false(room->private);
+}
+
+/* A game by invite link stays private: still out of the lists. */
+static void a_restored_private_game_stays_private(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_saved_game saved = saved_game(f, three_moves, 3);
+	struct lobby_room *room;
+
+	saved.private = true;
+	room = lobby_restore(&f->lobby, &saved, T0);
+	assert_non_null(room);
+	assert_true(room->private);
 }
 
 static void
@@ -428,6 +442,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		grace_test(restore_seats_a_saved_game_with_both_players_away),
+		grace_test(a_restored_private_game_stays_private),
 		grace_test(
 			a_restored_game_resumes_with_the_board_and_the_side_to_move),
 		grace_test(restore_without_moves_puts_front_to_move),
