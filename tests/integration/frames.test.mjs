@@ -243,9 +243,11 @@ describe('frames and handshakes from a raw socket', () => {
 		for (let i = 3; i <= 22; i++)
 			await oneAttempt(i);
 		const grown = residentKiB(server.child.pid) - baseline;
-		// Kept messages would grow it by 20 MiB; a bounded server by almost nothing.
-		assert.ok(grown < 4096,
-			`expected the server's resident memory to grow by less than 4 MiB over 20 refused 1 MiB ` +
+		// Kept messages would grow it by 20 MiB; a bounded server by almost
+		// nothing, but under valgrind (its own bookkeeping, its queue of
+		// freed blocks) by up to 4–5 MiB: the bound is half of 20 MiB.
+		assert.ok(grown < 10 * 1024,
+			`expected the server's resident memory to grow by less than 10 MiB over 20 refused 1 MiB ` +
 			`messages, it grew by ${grown} KiB (from ${baseline} KiB)`);
 		const tooLargeAfter = await fetchMetric(server, 'gomoku_errors_total{code="too_large"}');
 		assert.equal(tooLargeAfter - tooLargeBefore, 20,
