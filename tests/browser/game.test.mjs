@@ -9,26 +9,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { useBrowser, matchPlayers, playMoves, boardAfter } from './lib/browser.mjs';
+import { SHORT_GAME, SHORT_GAME_FIVE } from './lib/short-game.mjs';
 import { testTimeout } from '../integration/lib/time.mjs';
 
 const T = testTimeout(90_000);
-
-// A short game that black (front) wins with a diagonal five from E11 to
-// I7 after white blocked the other end; no five before the last move.
-const GAME = [
-	{ role: 'front', x: 7, y: 7 },
-	{ role: 'back', x: 8, y: 6 },
-	{ role: 'front', x: 6, y: 6 },
-	{ role: 'back', x: 7, y: 8 },
-	{ role: 'front', x: 8, y: 8 },
-	{ role: 'back', x: 9, y: 9 },
-	{ role: 'front', x: 6, y: 8 },
-	{ role: 'back', x: 5, y: 7 },
-	{ role: 'front', x: 5, y: 5 },
-	{ role: 'back', x: 6, y: 7 },
-	{ role: 'front', x: 4, y: 4 },
-];
-const FIVE = '4,4 5,5 6,6 7,7 8,8';
 
 describe('a whole game in the browser', () => {
 	const { server, openPlayer } = useBrowser();
@@ -70,26 +54,26 @@ describe('a whole game in the browser', () => {
 			assert.equal(await player.text('#status'), role === 'front' ? 'Your turn' : 'Opponent’s turn');
 		}
 
-		await playMoves(byRole, GAME.slice(0, 6));
+		await playMoves(byRole, SHORT_GAME.slice(0, 6));
 		for (const player of [desktop, phone]) {
-			assert.equal(await player.board(), boardAfter(GAME.slice(0, 6)),
+			assert.equal(await player.board(), boardAfter(SHORT_GAME.slice(0, 6)),
 				`expected ${player.label} to show the six moves played`);
 			assert.equal(await player.boardData('last'), '9,9', 'expected the last move to be marked');
 			await player.assertFits('playing');
 			await player.screenshot(`${player.device}-3-playing`);
 		}
 
-		await playMoves(byRole, GAME.slice(6), 6);
+		await playMoves(byRole, SHORT_GAME.slice(6), 6);
 		await byRole.front.waitFor({ state: 'over', result: 'win' });
 		await byRole.back.waitFor({ state: 'over', result: 'loss' });
 		assert.equal(await byRole.front.text('#status'), 'You win!');
 		assert.equal(await byRole.back.text('#status'), 'You lose.');
 		for (const player of [desktop, phone]) {
-			assert.equal(await player.board(), boardAfter(GAME), `expected ${player.label} to show the final board`);
-			assert.equal(await player.boardData('line'), FIVE, `expected ${player.label} to highlight the five`);
+			assert.equal(await player.board(), boardAfter(SHORT_GAME), `expected ${player.label} to show the final board`);
+			assert.equal(await player.boardData('line'), SHORT_GAME_FIVE, `expected ${player.label} to highlight the five`);
 			assert.equal(await player.text('#note'), 'Five in a row: E11 – I7');
 			assert.equal(await player.text('#rule'), 'Freestyle: five or more in a row wins.');
-			assert.equal(await player.boardData('stones'), String(GAME.length));
+			assert.equal(await player.boardData('stones'), String(SHORT_GAME.length));
 			// Beside a rematch (protocol 2), "Play again" finds a new opponent.
 			assert.equal(await player.text('#main-text'),
 				await player.app('protocol') === '2' ? 'New opponent' : 'Play again');
@@ -99,7 +83,7 @@ describe('a whole game in the browser', () => {
 
 		// Every move went out as exactly one move request from the right page.
 		for (const [role, player] of Object.entries(byRole))
-			assert.deepEqual(player.sentMoves(), GAME.filter((move) => move.role === role).map(({ x, y }) => ({ type: 'move', x, y })),
+			assert.deepEqual(player.sentMoves(), SHORT_GAME.filter((move) => move.role === role).map(({ x, y }) => ({ type: 'move', x, y })),
 				`expected ${player.label} to have sent exactly its own moves`);
 
 		// The loser plays again: a new search, the board cleared.

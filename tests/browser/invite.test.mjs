@@ -16,34 +16,13 @@ import jsQR from 'jsqr';
 
 import { useBrowser, playMoves, boardAfter, WAIT_MS } from './lib/browser.mjs';
 import { startProxy } from './lib/proxy.mjs';
+import { SHORT_GAME, SHORT_GAME_FIVE, SHORT_GAME_LIST, moveList, lastGameId } from './lib/short-game.mjs';
 import { testTimeout } from '../integration/lib/time.mjs';
-import { moveLabel } from '../../web/js/notation.js';
 
 const T = testTimeout(150_000);
 
-// Black (front) wins with a diagonal five from E11 to I7 (as watch.test.mjs).
-const GAME = [
-	{ role: 'front', x: 7, y: 7 },
-	{ role: 'back', x: 8, y: 6 },
-	{ role: 'front', x: 6, y: 6 },
-	{ role: 'back', x: 7, y: 8 },
-	{ role: 'front', x: 8, y: 8 },
-	{ role: 'back', x: 9, y: 9 },
-	{ role: 'front', x: 6, y: 8 },
-	{ role: 'back', x: 5, y: 7 },
-	{ role: 'front', x: 5, y: 5 },
-	{ role: 'back', x: 6, y: 7 },
-	{ role: 'front', x: 4, y: 4 },
-];
-const FIVE = '4,4 5,5 6,6 7,7 8,8';
-const LIST = GAME.map((move, index) => `${index + 1}. ${moveLabel(move, 15)}`);
 const MISSING = 'This invite link was used or has expired.';
 const LINK_PATTERN = /^http:\/\/127\.0\.0\.1:\d+\/#invite\/[A-Za-z0-9_-]{12}$/;
-
-/** The texts of the move list. */
-function moveList(player) {
-	return player.page.$$eval('#move-list li', (items) => items.map((item) => item.textContent));
-}
 
 /** The invite link shown once it differs from before (''), with the panel open. */
 async function inviteLinkOf(host, before = '') {
@@ -107,18 +86,6 @@ async function matched(host, friend) {
 	const roles = [await host.app('role'), await friend.app('role')];
 	assert.deepEqual([...roles].sort(), ['back', 'front'], `expected one front and one back, got ${roles}`);
 	return roles[0] === 'front' ? { front: host, back: friend } : { front: friend, back: host };
-}
-
-/** The id of the game the server finished last, once it lists one. */
-async function lastGameId(server) {
-	const until = Date.now() + WAIT_MS;
-	for (;;) {
-		const { games } = JSON.parse((await server.get('/api/games?limit=1')).body);
-		if (games.length)
-			return games[0].id;
-		assert.ok(Date.now() < until, 'expected the finished game in /api/games');
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
 }
 
 /** The room of the game a player's page plays (what it keeps for a reload). */
@@ -204,7 +171,7 @@ describe('playing a friend', () => {
 		}
 		assert.equal(await host.text('#opponent .name'), 'Bo');
 		assert.equal(await friend.text('#opponent .name'), 'Ann');
-		await playMoves(pair, GAME.slice(0, 3));
+		await playMoves(pair, SHORT_GAME.slice(0, 3));
 		await friend.pressButton('.emote[data-emote="hello"]');
 		await host.page.waitForSelector('#opponent[data-emote="hello"]', { timeout: WAIT_MS });
 
@@ -222,7 +189,7 @@ describe('playing a friend', () => {
 		}
 		await host.page.waitForSelector('#app[data-spectators="2"]', { timeout: WAIT_MS });
 
-		await playMoves(pair, GAME.slice(3, 8), 3);
+		await playMoves(pair, SHORT_GAME.slice(3, 8), 3);
 		for (const watcher of watchers)
 			await watcher.waitForMoves(8);
 		await watchers[0].screenshot('desktop-invite-spectator');
@@ -231,16 +198,16 @@ describe('playing a friend', () => {
 		await friend.assertFits('playing the invite game');
 		await friend.screenshot('phone-invite-playing');
 
-		await playMoves(pair, GAME.slice(8), 8);
+		await playMoves(pair, SHORT_GAME.slice(8), 8);
 		await pair.front.waitFor({ state: 'over', result: 'win' });
 		await pair.back.waitFor({ state: 'over', result: 'loss' });
 		for (const watcher of watchers)
 			await watcher.waitFor({ screen: 'watch', watch: 'over' });
 		const everyone = [host, friend, ...watchers];
 		for (const player of everyone) {
-			assert.equal(await player.board(), boardAfter(GAME), `expected ${player.label} to show the game`);
-			assert.equal(await player.boardData('line'), FIVE);
-			assert.deepEqual(await moveList(player), LIST, `expected ${player.label}'s move list`);
+			assert.equal(await player.board(), boardAfter(SHORT_GAME), `expected ${player.label} to show the game`);
+			assert.equal(await player.boardData('line'), SHORT_GAME_FIVE);
+			assert.deepEqual(await moveList(player), SHORT_GAME_LIST, `expected ${player.label}'s move list`);
 		}
 		await host.screenshot('desktop-invite-over');
 
@@ -248,24 +215,24 @@ describe('playing a friend', () => {
 		const id = await lastGameId(server);
 		const [desktop, phone] = watchers;
 		await desktop.page.click('#replay');
-		await desktop.waitFor({ screen: 'replay', 'replay-at': String(GAME.length) });
+		await desktop.waitFor({ screen: 'replay', 'replay-at': String(SHORT_GAME.length) });
 		assert.equal(await desktop.page.inputValue('#share-link'), `${server.httpUrl}/#game/${id}`);
 		await desktop.pressButton('#replay-first');
 		await desktop.waitFor({ 'replay-at': '0' });
 		assert.equal(await desktop.board(), boardAfter([]));
-		for (let at = 1; at <= GAME.length; at++) {
+		for (let at = 1; at <= SHORT_GAME.length; at++) {
 			await desktop.pressButton('#replay-forward');
 			await desktop.waitFor({ 'replay-at': String(at) });
-			assert.equal(await desktop.board(), boardAfter(GAME.slice(0, at)), `expected the board after move ${at}`);
-			assert.equal(await desktop.boardData('last'), `${GAME[at - 1].x},${GAME[at - 1].y}`);
+			assert.equal(await desktop.board(), boardAfter(SHORT_GAME.slice(0, at)), `expected the board after move ${at}`);
+			assert.equal(await desktop.boardData('last'), `${SHORT_GAME[at - 1].x},${SHORT_GAME[at - 1].y}`);
 		}
 		assert.equal(await desktop.text('#status'), 'Black wins.');
 		await desktop.screenshot('desktop-invite-replay');
 		await phone.page.goto(`${server.httpUrl}/#game/${id}`);
-		await phone.waitFor({ screen: 'replay', 'replay-at': String(GAME.length) });
+		await phone.waitFor({ screen: 'replay', 'replay-at': String(SHORT_GAME.length) });
 		await phone.pressButton('#replay-back');
-		await phone.waitFor({ 'replay-at': String(GAME.length - 1) });
-		assert.equal(await phone.board(), boardAfter(GAME.slice(0, -1)));
+		await phone.waitFor({ 'replay-at': String(SHORT_GAME.length - 1) });
+		assert.equal(await phone.board(), boardAfter(SHORT_GAME.slice(0, -1)));
 		await phone.assertFits('the invite game replayed');
 		await phone.screenshot('phone-invite-replay');
 
@@ -300,7 +267,7 @@ describe('playing a friend', () => {
 		await friend.screenshot('desktop-invite-friend');
 		await friend.pressButton('#main');
 		const pair = await matched(host, friend);
-		await playMoves(pair, GAME.slice(0, 2));
+		await playMoves(pair, SHORT_GAME.slice(0, 2));
 		await assertInside(host, ['#board', '#resign', '#status'], 'playing');
 		const privateRoom = await roomOf(host);
 		assert.equal(await roomOf(friend), privateRoom);

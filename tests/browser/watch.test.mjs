@@ -11,32 +11,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { useBrowser, matchPlayers, playMoves, boardAfter, WAIT_MS } from './lib/browser.mjs';
+import { SHORT_GAME, SHORT_GAME_FIVE, SHORT_GAME_LIST, moveList, lastGameId } from './lib/short-game.mjs';
 import { testTimeout } from '../integration/lib/time.mjs';
-import { moveLabel } from '../../web/js/notation.js';
 
 const T = testTimeout(120_000);
 
-// Black (front) wins with a diagonal five from E11 to I7 (as game.test.mjs).
-const GAME = [
-	{ role: 'front', x: 7, y: 7 },
-	{ role: 'back', x: 8, y: 6 },
-	{ role: 'front', x: 6, y: 6 },
-	{ role: 'back', x: 7, y: 8 },
-	{ role: 'front', x: 8, y: 8 },
-	{ role: 'back', x: 9, y: 9 },
-	{ role: 'front', x: 6, y: 8 },
-	{ role: 'back', x: 5, y: 7 },
-	{ role: 'front', x: 5, y: 5 },
-	{ role: 'back', x: 6, y: 7 },
-	{ role: 'front', x: 4, y: 4 },
-];
-const FIVE = '4,4 5,5 6,6 7,7 8,8';
-const LIST = GAME.map((move, index) => `${index + 1}. ${moveLabel(move, 15)}`);
-
-/** The texts of the move list. */
-function moveList(player) {
-	return player.page.$$eval('#move-list li', (items) => items.map((item) => item.textContent));
-}
 
 /** Two players named Ann and Bo, matched in the 3+2 pool: {front, back}. */
 async function namedPair(openPlayer) {
@@ -49,18 +28,6 @@ async function namedPair(openPlayer) {
 	return matchPlayers(one, two);
 }
 
-/** The id of the game the server finished last, once it lists one. */
-async function lastGameId(server) {
-	const until = Date.now() + WAIT_MS;
-	for (;;) {
-		const { games } = JSON.parse((await server.get('/api/games?limit=1')).body);
-		if (games.length)
-			return games[0].id;
-		assert.ok(Date.now() < until, 'expected the finished game in /api/games');
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-}
-
 /** The name shown on a card of a spectator's page. */
 function cardName(player, card) {
 	return player.text(`#${card} .name`);
@@ -71,7 +38,7 @@ describe('watching and replaying', () => {
 
 	it('lets a third page watch a live game from the lobby to its end, seeing the same moves and placing nothing', T, async () => {
 		const pair = await namedPair(openPlayer);
-		await playMoves(pair, GAME.slice(0, 3));
+		await playMoves(pair, SHORT_GAME.slice(0, 3));
 		const names = { front: await pair.front.page.inputValue('#name'), back: await pair.back.page.inputValue('#name') };
 
 		const watchers = [];
@@ -92,7 +59,7 @@ describe('watching and replaying', () => {
 		const [desktop, phone] = watchers;
 
 		for (const watcher of watchers) {
-			assert.equal(await watcher.board(), boardAfter(GAME.slice(0, 3)));
+			assert.equal(await watcher.board(), boardAfter(SHORT_GAME.slice(0, 3)));
 			assert.equal(await watcher.text('#banner'), 'Watching');
 			assert.equal(await watcher.text('#status'), 'White to move');
 			assert.equal(await cardName(watcher, 'me'), names.front);
@@ -101,7 +68,7 @@ describe('watching and replaying', () => {
 			assert.equal(await watcher.page.isVisible('#main'), false, 'expected no Find opponent while watching');
 			// The moves before the spectator came, from the game's record.
 			await watcher.page.waitForFunction(() => document.querySelectorAll('#move-list li').length === 3);
-			assert.deepEqual(await moveList(watcher), LIST.slice(0, 3));
+			assert.deepEqual(await moveList(watcher), SHORT_GAME_LIST.slice(0, 3));
 		}
 		await pair.front.page.waitForSelector('#app[data-spectators="2"]', { timeout: WAIT_MS });
 		assert.equal(await pair.front.text('#spectators'), '2 watching');
@@ -128,15 +95,15 @@ describe('watching and replaying', () => {
 			assert.deepEqual(watcher.sentFrames.filter((frame) => JSON.parse(frame).type !== 'ping'), [],
 				`expected ${watcher.label} to send nothing`);
 
-		await playMoves(pair, GAME.slice(3), 3);
+		await playMoves(pair, SHORT_GAME.slice(3), 3);
 		for (const watcher of watchers) {
 			await watcher.waitFor({ screen: 'watch', watch: 'over' });
 			assert.equal(await watcher.board(), await pair.front.board(), 'expected the players\' board');
-			assert.equal(await watcher.board(), boardAfter(GAME));
-			assert.equal(await watcher.boardData('line'), FIVE);
+			assert.equal(await watcher.board(), boardAfter(SHORT_GAME));
+			assert.equal(await watcher.boardData('line'), SHORT_GAME_FIVE);
 			assert.equal(await watcher.text('#status'), 'Black wins.');
 			assert.equal(await watcher.text('#note'), 'Five in a row.');
-			assert.deepEqual(await moveList(watcher), LIST);
+			assert.deepEqual(await moveList(watcher), SHORT_GAME_LIST);
 			assert.equal(await watcher.page.isVisible('#replay'), true, 'expected a Replay button after the end');
 			assert.deepEqual(watcher.sentFrames.filter((frame) => JSON.parse(frame).type !== 'ping'), []);
 		}
@@ -152,7 +119,7 @@ describe('watching and replaying', () => {
 
 	it('replays a finished game move by move from its link, with the keys, the buttons and the move list', T, async () => {
 		const pair = await namedPair(openPlayer);
-		await playMoves(pair, GAME);
+		await playMoves(pair, SHORT_GAME);
 		await pair.front.waitFor({ state: 'over', result: 'win' });
 		const id = await lastGameId(server);
 		const link = `${server.httpUrl}/#game/${id}`;
@@ -170,11 +137,11 @@ describe('watching and replaying', () => {
 			await viewer.page.goto('about:blank');
 			await viewer.page.goto(link);
 			await viewer.waitFor({ screen: 'replay', 'replay-at': '11' });
-			assert.equal(await viewer.board(), boardAfter(GAME));
-			assert.equal(await viewer.boardData('line'), FIVE);
+			assert.equal(await viewer.board(), boardAfter(SHORT_GAME));
+			assert.equal(await viewer.boardData('line'), SHORT_GAME_FIVE);
 			assert.equal(await viewer.text('#banner'), 'Replay');
 			assert.equal(await viewer.text('#status'), 'Black wins.');
-			assert.deepEqual(await moveList(viewer), LIST);
+			assert.deepEqual(await moveList(viewer), SHORT_GAME_LIST);
 			assert.equal(await viewer.page.inputValue('#share-link'), link);
 			await viewer.assertFits('replay');
 
@@ -183,11 +150,11 @@ describe('watching and replaying', () => {
 				await viewer.page.keyboard.press('ArrowUp');
 				await viewer.waitFor({ 'replay-at': '0' });
 				assert.equal(await viewer.board(), boardAfter([]));
-				for (let at = 1; at <= GAME.length; at++) {
+				for (let at = 1; at <= SHORT_GAME.length; at++) {
 					await viewer.page.keyboard.press('ArrowRight');
 					await viewer.waitFor({ 'replay-at': String(at) });
-					assert.equal(await viewer.board(), boardAfter(GAME.slice(0, at)), `expected the board after move ${at}`);
-					assert.equal(await viewer.boardData('last'), `${GAME[at - 1].x},${GAME[at - 1].y}`);
+					assert.equal(await viewer.board(), boardAfter(SHORT_GAME.slice(0, at)), `expected the board after move ${at}`);
+					assert.equal(await viewer.boardData('last'), `${SHORT_GAME[at - 1].x},${SHORT_GAME[at - 1].y}`);
 					assert.equal(await viewer.page.getAttribute('#move-list li[aria-current]', 'data-number'), String(at));
 				}
 				await viewer.page.keyboard.press('ArrowLeft');
@@ -204,12 +171,12 @@ describe('watching and replaying', () => {
 			await viewer.pressButton('#replay-forward');
 			await viewer.pressButton('#replay-forward');
 			await viewer.waitFor({ 'replay-at': '2' });
-			assert.equal(await viewer.board(), boardAfter(GAME.slice(0, 2)));
+			assert.equal(await viewer.board(), boardAfter(SHORT_GAME.slice(0, 2)));
 			await viewer.pressButton('#replay-back');
 			await viewer.waitFor({ 'replay-at': '1' });
 			await viewer.pressButton('#move-list li[data-number="5"]');
 			await viewer.waitFor({ 'replay-at': '5' });
-			assert.equal(await viewer.board(), boardAfter(GAME.slice(0, 5)));
+			assert.equal(await viewer.board(), boardAfter(SHORT_GAME.slice(0, 5)));
 			await viewer.pressButton('#replay-last');
 			await viewer.waitFor({ 'replay-at': '11' });
 			assert.equal(await viewer.page.isDisabled('#replay-forward'), true);
