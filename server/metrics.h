@@ -30,6 +30,9 @@ struct metrics {
 	unsigned long long slow_drops;	       /* past SESSION_MAX_QUEUED */
 	unsigned long long spect_deferred;     /* turns that left spectators
 						* to write to the next */
+	unsigned long long pings;	       /* keep-alive pings written */
+	unsigned long long pings_deferred;     /* turns that left pings to
+						* write to the next */
 	unsigned long long ai_moves;	       /* engine moves played */
 	unsigned long long ai_failures;	       /* engine games forfeited */
 	unsigned long long ai_move_us_sum;     /* their search time */

@@ -202,6 +202,13 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 		   "1 while the database saves what games do; 0 while games "
 		   "wait for it.",
 		   !store_failing(srv->store));
+	ops_metric(doc, "gomoku_keepalive_pings_total", "counter",
+		   "Pings written to WebSockets silent for --ping-interval.",
+		   srv->metrics.pings);
+	ops_metric(doc, "gomoku_keepalive_turns_deferred_total", "counter",
+		   "Loop turns that left keep-alive pings to the next turns "
+		   "(written after the spectators, a slice a turn).",
+		   srv->metrics.pings_deferred);
 	ops_metric(doc, "gomoku_idle_drops_total", "counter",
 		   "WebSockets dropped for not answering pings.",
 		   srv->metrics.idle_drops);

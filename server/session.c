@@ -23,11 +23,13 @@
 #include "protocol.h"
 
 /*
- * Spectators are written after the players, at most this long a turn: a
- * move in a room that thousands watch reaches them over several turns,
- * and the players of every room are never kept waiting for them.
+ * Spectators and keep-alive pings are written after the players, at most
+ * this long a turn: a move in a room that thousands watch reaches them
+ * over several turns, as do the pings of thousands of sessions that fell
+ * silent together (a crowd of spectators, which never send anything), and
+ * the players of every room are never kept waiting for them.
  */
-#define SESSION_SPECTATOR_SLICE_US 100
+#define SESSION_BACKGROUND_SLICE_US 100
 #define SESSION_FLUSH_CLOCK_EVERY 8 /* sessions between looks at the clock */
 
 /* One of these per WebSocket connection. */
@@ -62,8 +64,11 @@ struct per_session_data__gomoku {
 	uint64_t tokens_ms;	   /* when tokens was last topped up */
 	unsigned int rate_strikes; /* messages refused in a row */
 	uint64_t seen_ms;	   /* loop time of its last frame */
+	struct lws_dll2 ping_wait; /* in vhd->pings while its keep-alive
+				    * ping waits for a turn's slice */
 	bool ping_due;		   /* write a ping at the next WRITEABLE */
-	bool pinged;		   /* a ping went out since seen_ms */
+	bool pinged;		   /* a ping is due or went out since
+				    * seen_ms */
 	bool hung_up;		   /* dropped as idle */
 	int close_code;		   /* close with this once out drains */
 	const char *close_reason;  /* static text for close_code */
@@ -80,6 +85,9 @@ struct per_vhost_data__gomoku {
 	struct lws_dll2_owner unflushed_spectators; /* ... spectators, after
 						     * the players, a slice
 						     * a turn */
+	struct lws_dll2_owner pings; /* sessions the sweep found silent,
+				      * pinged after the spectators in the
+				      * same slice */
 };
 
 /* Asks for a close with code once everything queued is written. */
@@ -245,7 +253,8 @@ static void session_each(struct server *srv,
 
 /*
  * Keep-alive, run once a second: a session silent for --ping-interval is
- * pinged, one silent for --idle-timeout is dropped without a close frame
+ * queued for a ping (written a slice a turn, session_flush_all()), one
+ * silent for --idle-timeout is dropped without a close frame
  * (a peer that answers nothing would not read one) from its next
  * WRITEABLE: lws timers set from outside its own callbacks wait for its
  * next event. It is a walk over the sessions rather than a timer per
@@ -271,9 +280,11 @@ static void session_sweep_one(struct server *srv,
 		srv->metrics.idle_drops++;
 		lws_callback_on_writable(pss->wsi);
 	} else if (!pss->pinged) {
+		/* Written at the end of a turn (session_ping_list()). */
 		pss->pinged = true;
-		pss->ping_due = true;
-		lws_callback_on_writable(pss->wsi);
+		if (lws_dll2_is_detached(&pss->ping_wait))
+			lws_dll2_add_tail(&pss->ping_wait,
+					  &srv->sessions->pings);
 	}
 }
 
@@ -590,6 +601,7 @@ static void session_seen(struct server *srv,
 {
 	pss->seen_ms = uv_now(&srv->loop);
 	pss->pinged = false;
+	lws_dll2_remove(&pss->ping_wait); /* no need of one now */
 }
 
 /* Refuses a connection that broke RFC 6455: close 1002. */
@@ -709,13 +721,15 @@ static int session_write_unavailable(struct server *srv,
 }
 
 /* Writes a keep-alive ping (lws reports only pongs with a payload). */
-static int session_write_ping(struct per_session_data__gomoku *pss)
+static int session_write_ping(struct server *srv,
+			      struct per_session_data__gomoku *pss)
 {
 	unsigned char ping[LWS_PRE + 1] = { [LWS_PRE] = 'k' };
 
 	pss->ping_due = false;
 	if (lws_write(pss->wsi, ping + LWS_PRE, 1, LWS_WRITE_PING) < 1)
 		return -1;
+	srv->metrics.pings++;
 	if (outqueue_peek(&pss->out) || pss->close_code)
 		lws_callback_on_writable(pss->wsi);
 	return 0;
@@ -738,7 +752,7 @@ static int session_writeable(struct server *srv,
 	if (pss->unavailable_due)
 		return session_write_unavailable(srv, pss);
 	if (pss->ping_due)
-		return session_write_ping(pss);
+		return session_write_ping(srv, pss);
 	msg = outqueue_peek(&pss->out);
 	if (msg && !journal_durable(srv->journal, msg->batch))
 		return 0; /* held: the journal's commit asks again */
@@ -826,6 +840,20 @@ static unsigned char *session_frames(struct per_session_data__gomoku *pss,
 }
 
 /*
+ * Whether something unusual is under way that only WRITEABLE may write:
+ * a close, a drop, `unavailable`, a write lws still holds, or a WebSocket
+ * inside an HTTP/2 stream (whose bytes are not the socket's).
+ */
+static bool session_unusual(const struct server *srv,
+			    struct per_session_data__gomoku *pss)
+{
+	return srv->shutting_down || pss->close_code || pss->aborted ||
+	       pss->hung_up || pss->peer_closed || pss->write_failed ||
+	       pss->unavailable_due || lws_partial_buffered(pss->wsi) ||
+	       lws_get_network_wsi(pss->wsi) != pss->wsi;
+}
+
+/*
  * Writes every durable message at the head of the queue in one system
  * call, framed here and handed to lws as raw bytes: the socket is almost
  * always writable, so no write interest is asked of the event loop. What
@@ -845,14 +873,9 @@ static bool session_flush(struct server *srv,
 	size_t total, payload = 0;
 	int written;
 
-	if (srv->shutting_down || pss->close_code || pss->aborted ||
-	    pss->hung_up || pss->peer_closed || pss->write_failed ||
-	    pss->unavailable_due || pss->ping_due ||
-	    lws_partial_buffered(pss->wsi) ||
-	    frame_check_take_ping(lws_get_socket_fd(pss->wsi)) ||
-	    lws_get_network_wsi(pss->wsi) != pss->wsi) {
-		/* (a ping: lws's pong goes first; the last: a WebSocket
-		 * inside an HTTP/2 stream, whose bytes are not the socket's) */
+	if (session_unusual(srv, pss) || pss->ping_due ||
+	    frame_check_take_ping(lws_get_socket_fd(pss->wsi))) {
+		/* (a client's ping: lws's pong goes first) */
 		lws_callback_on_writable(pss->wsi);
 		return false;
 	}
@@ -913,19 +936,67 @@ static bool session_flush_list(struct server *srv, struct lws_dll2_owner *list,
 	return false;
 }
 
+/*
+ * Writes the keep-alive pings the sweep queued, oldest first, until
+ * deadline_ns: at once when the socket is free, as session_flush() writes
+ * (a 3-byte control frame between whole messages), else from WRITEABLE.
+ * True when the deadline left some for the next turns.
+ */
+static bool session_ping_list(struct server *srv, struct lws_dll2_owner *list,
+			      uint64_t deadline_ns)
+{
+	unsigned char ping[LWS_PRE + 1] = { [LWS_PRE] = 'k' };
+	unsigned int pinged = 0;
+	int written;
+
+	lws_start_foreach_dll_safe(struct lws_dll2 *, d, d1,
+				   lws_dll2_get_head(list)) {
+		struct per_session_data__gomoku *pss = lws_container_of(
+			d, struct per_session_data__gomoku, ping_wait);
+
+		if (pinged && pinged % SESSION_FLUSH_CLOCK_EVERY == 0 &&
+		    clock_monotonic_ns() >= deadline_ns)
+			return true;
+		pinged++;
+		lws_dll2_remove(d);
+		if (session_unusual(srv, pss)) {
+			pss->ping_due = true; /* the careful way */
+			lws_callback_on_writable(pss->wsi);
+			continue;
+		}
+		written =
+			lws_write(pss->wsi, ping + LWS_PRE, 1, LWS_WRITE_PING);
+		if (written < 1) {
+			pss->write_failed = true; /* the WRITEABLE closes */
+			lws_callback_on_writable(pss->wsi);
+			continue;
+		}
+		srv->metrics.pings++;
+	}
+	lws_end_foreach_dll_safe(d, d1);
+	return false;
+}
+
 bool session_flush_all(struct server *srv)
 {
 	struct per_vhost_data__gomoku *vhd = srv->sessions;
+	uint64_t deadline_ns;
+	bool left = false;
 
 	if (!vhd)
 		return false;
 	session_flush_list(srv, &vhd->unflushed, 0);
-	if (!session_flush_list(srv, &vhd->unflushed_spectators,
-				clock_monotonic_ns() +
-					SESSION_SPECTATOR_SLICE_US * 1000))
-		return false;
-	srv->metrics.spect_deferred++;
-	return true;
+	deadline_ns = clock_monotonic_ns() + SESSION_BACKGROUND_SLICE_US * 1000;
+	if (session_flush_list(srv, &vhd->unflushed_spectators, deadline_ns)) {
+		srv->metrics.spect_deferred++;
+		left = true;
+	}
+	if (lws_dll2_get_head(&vhd->pings) &&
+	    (left || session_ping_list(srv, &vhd->pings, deadline_ns))) {
+		srv->metrics.pings_deferred++;
+		left = true;
+	}
+	return left;
 }
 
 /*
@@ -1006,6 +1077,7 @@ static void session_closed(struct server *srv,
 	pss->player = NULL;
 	outqueue_release(&pss->out);
 	lws_dll2_remove(&pss->unflushed);
+	lws_dll2_remove(&pss->ping_wait);
 	free(pss->rx);
 	pss->rx = NULL;
 	lws_dll2_remove(&pss->node);

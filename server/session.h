@@ -56,17 +56,18 @@ void session_deliver(void *ctx, void *conn, const struct event *ev);
 void session_close_broken(void);
 
 /*
- * Keep-alive: pings sessions silent for --ping-interval and drops those
- * silent for --idle-timeout. Called once a second.
+ * Keep-alive: queues a ping for sessions silent for --ping-interval
+ * (written by session_flush_all()) and drops those silent for
+ * --idle-timeout. Called once a second.
  */
 void session_sweep(struct server *srv);
 
 /*
  * The end of a loop turn, after the journal's commit: writes what each
  * player's session was given during the turn (see session_flush() in
- * session.c), then the spectators' for a slice of the turn
- * (SESSION_SPECTATOR_SLICE_US), oldest first. True when spectators are
- * left for the next turns: the loop must then not wait for I/O.
+ * session.c), then, for a slice of the turn (SESSION_BACKGROUND_SLICE_US),
+ * the spectators' and the keep-alive pings, oldest first. True when some
+ * are left for the next turns: the loop must then not wait for I/O.
  */
 bool session_flush_all(struct server *srv);
 

@@ -61,6 +61,15 @@ async function watch(server, room, label = 'spectator') {
 	return client;
 }
 
+/** count spectators of room (watch()), opened 50 at a time. */
+async function watchCrowd(server, room, count) {
+	const crowd = [];
+	for (let i = 0; i < count; i += 50)
+		crowd.push(...await Promise.all(Array.from({ length: Math.min(50, count - i) },
+			(_, j) => watch(server, room, `spectator ${i + j + 1}`))));
+	return crowd;
+}
+
 /** The spectate message the players' names and role messages call for. */
 function expectedSpectate(pair, room = pair.room, { front = pair.front, back = pair.back } = {}) {
 	const role = front.roleMessage;
@@ -232,10 +241,7 @@ describe('spectators', () => {
 	it('writes a crowd of 400 spectators every board and the winner, in order, as the players get them', T, async () => {
 		const CROWD = 400;
 		const pair = await pairIn(server, {}, { names: ['Ann', 'Bo'] });
-		const crowd = [];
-		for (let i = 0; i < CROWD; i += 50)
-			crowd.push(...await Promise.all(Array.from({ length: Math.min(50, CROWD - i) },
-				(_, j) => watch(server, pair.room, `spectator ${i + j + 1}`))));
+		const crowd = await watchCrowd(server, pair.room, CROWD);
 		const script = winningScript({ size: SIZE, winner: 'front', direction: 'diagonal', start: { x: 3, y: 3 } });
 		const boards = [];
 		for (const move of script.moves) {
@@ -472,6 +478,41 @@ describe('spectators of a seat away', () => {
 		const again = await rejoin(server, pair.back);
 		await again.next('role');
 		await again.expectNothing(200, 'after resuming a room nobody watches');
+	});
+});
+
+describe('spectators with --ping-interval 1', () => {
+	const server = useServer({ args: ['--ping-interval', '1'] });
+
+	it('pings a silent crowd of 400 spectators a slice a turn, keeps every one that answers, and still writes them the game', T, async () => {
+		const CROWD = 400;
+		const pair = await pairIn(server, {}, { names: ['Ann', 'Bo'] });
+		const crowd = await watchCrowd(server, pair.room, CROWD);
+		// Spectators send nothing: each falls silent for --ping-interval at
+		// about the same time, and the ws library answers every ping.
+		for (const spectator of crowd) {
+			spectator.pings = 0;
+			spectator.ws.on('ping', () => { spectator.pings++; });
+		}
+		await pollUntil(() => (crowd.every((spectator) => spectator.pings >= 2) ? true : undefined),
+			() => `every spectator pinged twice; ${crowd.filter((spectator) => spectator.pings < 2).length} of ${CROWD} were not`,
+			{ timeoutMs: scaled(10_000) });
+		const samples = (await metricsOf(server)).samples;
+		const pings = samples.get('gomoku_keepalive_pings_total');
+		assert.ok(pings >= 2 * CROWD, `expected /metrics to count at least ${2 * CROWD} pings, it says ${pings}`);
+		// 400 pings take longer than one turn's slice.
+		const deferred = samples.get('gomoku_keepalive_turns_deferred_total');
+		assert.ok(deferred > 0, `expected the pings written over several turns, got ${deferred}`);
+		assert.equal(samples.get('gomoku_idle_drops_total'), 0, 'expected no spectator dropped as idle');
+		// Every spectator is still open and served: a move reaches them all.
+		const move = quietMoves(1, SIZE)[0];
+		seat(pair, move.role).move(move.x, move.y);
+		const board = await bothNextSkipping(pair, 'board');
+		await Promise.all(crowd.map(async (spectator) => {
+			assert.ok(spectator.isOpen, `expected ${spectator.label} to stay connected`);
+			assert.deepEqual(await spectator.next('board'), board, `expected ${spectator.label} to get the move`);
+		}));
+		await Promise.all(crowd.map((spectator) => spectator.close(1000)));
 	});
 });
 
