@@ -67,13 +67,26 @@ const char *role_name(enum role role)
 	}
 }
 
+/* Every rule's name, as the protocol and the database spell it. */
+static const char *const rule_names[RULE_COUNT] = {
+	[RULE_FREESTYLE] = "freestyle",
+	[RULE_STANDARD] = "standard",
+	[RULE_RENJU] = "renju",
+};
+
 const char *rule_name(enum rule rule)
 {
-	switch (rule) {
-	case RULE_STANDARD:
-		return "standard";
-	case RULE_FREESTYLE:
-	default:
-		return "freestyle";
+	return (unsigned)rule < RULE_COUNT ? rule_names[rule] :
+					     rule_names[RULE_FREESTYLE];
+}
+
+bool rule_parse(const char *name, enum rule *rule)
+{
+	for (int i = 0; i < RULE_COUNT; i++) {
+		if (!strcmp(name, rule_names[i])) {
+			*rule = (enum rule)i;
+			return true;
+		}
 	}
+	return false;
 }

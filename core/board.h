@@ -36,6 +36,9 @@ enum role {
 enum rule {
 	RULE_FREESTYLE, /* five or more in a row wins */
 	RULE_STANDARD,	/* exactly five wins; six or more does not */
+	RULE_RENJU,	/* black: exactly five, and forbidden moves
+			 * (renju.h); white: five or more */
+	RULE_COUNT	/* entries of a table indexed by enum rule */
 };
 
 /* What a full board with no five means. */
@@ -98,7 +101,8 @@ bool board_is_full(const struct board *board);
  * directions through that cell only: O(1) per move, no board scan.
  * Under RULE_FREESTYLE a run of five or more wins; under RULE_STANDARD a
  * run of exactly five wins (an overline in one direction does not stop an
- * exact five in another). Fills *line (when not NULL) with the run and
+ * exact five in another); under RULE_RENJU black's run must be exactly
+ * five and white's five or more. Fills *line (when not NULL) with the run and
  * returns true on a win.
  */
 bool rules_find_five(const struct board *board, enum rule rule, int x, int y,
@@ -110,7 +114,10 @@ enum role role_other(enum role role);
 /* "front", "back" or "" for ROLE_NONE. */
 const char *role_name(enum role role);
 
-/* "freestyle" or "standard". */
+/* "freestyle", "standard" or "renju". */
 const char *rule_name(enum rule rule);
+
+/* The rule named name (rule_name()): true and *rule set, or false. */
+bool rule_parse(const char *name, enum rule *rule);
 
 #endif

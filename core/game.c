@@ -3,6 +3,8 @@
  */
 #include "game.h"
 
+#include "renju.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +91,9 @@ enum move_result game_play(struct game *game, enum role role, int x, int y)
 		return MOVE_OUT_OF_RANGE;
 	if (board_get(&game->board, x, y) != ROLE_NONE)
 		return MOVE_OCCUPIED;
+	if (game->rule == RULE_RENJU && role == ROLE_FRONT &&
+	    renju_forbids(renju_judge(&game->board, x, y)))
+		return MOVE_FORBIDDEN;
 
 	board_set(&game->board, x, y, role);
 	game->history[game->moves_played] =
@@ -208,6 +213,8 @@ const char *move_result_name(enum move_result result)
 		return "game_over";
 	case MOVE_BAD_BOARD:
 		return "bad_board";
+	case MOVE_FORBIDDEN:
+		return "forbidden";
 	}
 	return "(not a move result)";
 }

@@ -22,6 +22,7 @@ enum move_result {
 	MOVE_NOT_YOUR_TURN, /* the other side is to move */
 	MOVE_GAME_OVER,	    /* the game has ended */
 	MOVE_BAD_BOARD,	    /* a seed-form board is not exactly one new stone */
+	MOVE_FORBIDDEN,	    /* renju: a point black may not play (renju.h) */
 };
 
 /* Why a game ended. */

@@ -42,7 +42,7 @@ bool lobby_pool_key_valid(const struct lobby_pool_key *key)
 	/* A control is valid when it reads back as itself. */
 	time_control_format(key->tc, text, sizeof(text));
 	return key->size >= BOARD_MIN_SIZE && key->size <= BOARD_MAX_SIZE &&
-	       (key->rule == RULE_FREESTYLE || key->rule == RULE_STANDARD) &&
+	       (unsigned)key->rule < RULE_COUNT &&
 	       time_control_parse(text, &tc) && time_control_equal(tc, key->tc);
 }
 
@@ -647,6 +647,8 @@ static uint64_t lobby_fill_pool(struct lobby *lobby, struct lobby_pool *pool,
 {
 	struct lobby_player *player;
 
+	if (pool->key.rule == RULE_RENJU)
+		return UINT64_MAX; /* the engine does not play renju yet */
 	/* The queue is oldest first: only its head can be due. */
 	while ((player = lobby_queue_first(pool)) &&
 	       player->waiting_since + fill_ms <= now_ms) {

@@ -44,6 +44,7 @@ static const char *const error_code_names[ERR_COUNT] = {
 	[ERR_NO_SUCH_ROOM] = "no_such_room",
 	[ERR_TOO_MANY_SPECTATORS] = "too_many_spectators",
 	[ERR_NO_SUCH_INVITE] = "no_such_invite",
+	[ERR_FORBIDDEN] = "forbidden",
 };
 
 /* The protocol words of the offers, indexed by enum offer_what. */
@@ -106,6 +107,8 @@ enum error_code error_from_move_result(enum move_result result)
 		return ERR_NOT_YOUR_TURN;
 	case MOVE_GAME_OVER:
 		return ERR_GAME_OVER;
+	case MOVE_FORBIDDEN:
+		return ERR_FORBIDDEN;
 	case MOVE_BAD_BOARD:
 	default:
 		return ERR_BAD_BOARD;
@@ -681,7 +684,7 @@ char *protocol_encode(const struct event *ev, size_t headroom, size_t *len)
 	if (!entry)
 		return NULL;
 	if (entry->write) {
-		size_t cap = PROTOCOL_BOARD_TEXT_MAX(ev->game->board.size);
+		size_t cap = protocol_board_text_max(ev->game, true);
 
 		buffer = malloc(headroom + cap);
 		if (buffer) {

@@ -52,6 +52,7 @@ enum error_code {
 	ERR_NO_SUCH_ROOM,    /* watch=ROOM of no open room */
 	ERR_TOO_MANY_SPECTATORS, /* the room has --max-spectators */
 	ERR_NO_SUCH_INVITE,  /* invite=CODE of no open invite */
+	ERR_FORBIDDEN,	     /* renju: a point forbidden to black */
 	ERR_COUNT	     /* number of codes, for counters */
 };
 
@@ -221,9 +222,22 @@ const char *protocol_event_name(enum event_type type);
 
 /*
  * The longest board message text for a board of size, content, clock and
- * all.
+ * all, but for a renju game's `forbidden` (PROTOCOL_FORBIDDEN_TEXT_MAX).
  */
 #define PROTOCOL_BOARD_TEXT_MAX(size) ((size_t)(size) * (size_t)(size)*8 + 192)
+
+/* ... without content (role, move, moves, clock, abort_in). */
+#define PROTOCOL_COMPACT_BOARD_TEXT_MAX 256
+
+/* The longest `forbidden` list of a board of size: {"x":X,"y":Y}, each. */
+#define PROTOCOL_FORBIDDEN_TEXT_MAX(size) \
+	((size_t)(size) * (size_t)(size)*16 + 16)
+
+/*
+ * The longest board message text for game, with content or without
+ * (compact): what protocol_write_board() and protocol_write_undo() need.
+ */
+size_t protocol_board_text_max(const struct game *game, bool content);
 
 /*
  * Writes the board message of game into buf (size bytes, NUL-terminated)
@@ -231,7 +245,9 @@ const char *protocol_event_name(enum event_type type);
  * false the message leaves out `content` (the compact form that clients
  * asking for updates=move get). A timed game's board carries `clock` as
  * it stands at now_ms, and `abort_in` while fewer than 2 moves were
- * played. Returns the text length, 0 when it does not fit.
+ * played; a renju game's, while black is to move, `forbidden` (the points
+ * renju_forbidden() lists). Returns the text length, 0 when it does not
+ * fit.
  */
 size_t protocol_write_board(const struct game *game, bool content,
 			    uint64_t now_ms, char *buf, size_t size);

@@ -5,6 +5,8 @@
  */
 #include "protocol.h"
 
+#include "renju.h"
+
 #include <string.h>
 
 /*
@@ -194,13 +196,48 @@ static void protocol_out_clock(struct protocol_out *out,
 	}
 }
 
+size_t protocol_board_text_max(const struct game *game, bool content)
+{
+	int size = game->board.size;
+	size_t max = content ? PROTOCOL_BOARD_TEXT_MAX(size) :
+			       PROTOCOL_COMPACT_BOARD_TEXT_MAX;
+
+	if (game->rule == RULE_RENJU)
+		max += PROTOCOL_FORBIDDEN_TEXT_MAX(size);
+	return max;
+}
+
+/*
+ * Writes ,"forbidden":[{"x":X,"y":Y},...] for a renju game whose next
+ * move, black's, is still to come.
+ */
+static void protocol_out_forbidden(struct protocol_out *out,
+				   const struct game *game, enum role next)
+{
+	struct cell cells[BOARD_MAX_CELLS];
+	int count;
+
+	if (game->rule != RULE_RENJU || next != ROLE_FRONT ||
+	    game_is_over(game))
+		return;
+	count = renju_forbidden(&game->board, cells, BOARD_MAX_CELLS);
+	protocol_out_str(out, ",\"forbidden\":[");
+	for (int i = 0; i < count; i++) {
+		protocol_out_str(out, i ? ",{\"x\":" : "{\"x\":");
+		protocol_out_uint(out, (unsigned int)cells[i].x);
+		protocol_out_str(out, ",\"y\":");
+		protocol_out_uint(out, (unsigned int)cells[i].y);
+		protocol_out_str(out, "}");
+	}
+	protocol_out_str(out, "]");
+}
+
 /* A board message; with undo, of a takeback that removed *undo. */
 static size_t protocol_write_board_message(const struct game *game,
 					   bool content,
 					   const struct cell *undo,
-					   enum role undo_role,
-					   uint64_t now_ms, char *buf,
-					   size_t size)
+					   enum role undo_role, uint64_t now_ms,
+					   char *buf, size_t size)
 {
 	/* The content cells, quoted, with the comma that follows them. */
 	static const char *const cells[] = {
@@ -246,6 +283,7 @@ static size_t protocol_write_board_message(const struct game *game,
 	protocol_out_str(&out, "\"moves\":");
 	protocol_out_uint(&out, (unsigned int)game->moves_played);
 	protocol_out_clock(&out, game, now_ms);
+	protocol_out_forbidden(&out, game, next);
 	protocol_out_str(&out, "}");
 	if (out.overflow)
 		return 0;

@@ -867,6 +867,9 @@ static const char *room_move_message(enum move_result result)
 		return "it is not your turn";
 	case MOVE_GAME_OVER:
 		return "the game is over";
+	case MOVE_FORBIDDEN:
+		return "black may not play there under renju: it is forbidden "
+		       "(an overline, a double four or a double three)";
 	case MOVE_BAD_BOARD:
 	default:
 		return "the board is not exactly one new stone of your colour";

@@ -39,10 +39,10 @@ static int rules_count_run(const struct board *board, enum role role, int x,
 	return count;
 }
 
-/* Whether a run of length stones wins under rule. */
-static bool rules_run_wins(enum rule rule, int length)
+/* Whether a run of length stones of role wins under rule. */
+static bool rules_run_wins(enum rule rule, enum role role, int length)
 {
-	if (rule == RULE_STANDARD)
+	if (rule == RULE_STANDARD || (rule == RULE_RENJU && role == ROLE_FRONT))
 		return length == 5;
 	return length >= 5;
 }
@@ -93,7 +93,7 @@ bool rules_find_five(const struct board *board, enum rule rule, int x, int y,
 		int before = rules_count_run(board, role, x, y, -dx, -dy);
 		int after = rules_count_run(board, role, x, y, dx, dy);
 
-		if (!rules_run_wins(rule, before + 1 + after))
+		if (!rules_run_wins(rule, role, before + 1 + after))
 			continue;
 		if (line)
 			rules_fill_line(line, x, y, dx, dy, before, after);

@@ -146,13 +146,10 @@ static int config_choose(const char *value, const char *first,
 static int set_rule(struct server_config *config, const char *value, char *why,
 		    size_t why_size)
 {
-	int choice =
-		config_choose(value, "freestyle", "standard", why, why_size);
-
-	if (choice < 0)
-		return -1;
-	config->rule = choice ? RULE_STANDARD : RULE_FREESTYLE;
-	return 0;
+	if (rule_parse(value, &config->rule))
+		return 0;
+	snprintf(why, why_size, "must be freestyle, standard or renju");
+	return -1;
 }
 
 static int set_time_control(struct server_config *config, const char *value,
@@ -231,7 +228,7 @@ static const struct config_option config_options[] = {
 	  "board is N x N, 5 to 25 (default: 15)",
 	  INT_FIELD(board_size, BOARD_MIN_SIZE, BOARD_MAX_SIZE) },
 	{ "--rule", "GOMOKU_RULE", "RULE",
-	  "freestyle (five or more wins) or standard (exactly five) (default: freestyle)",
+	  "freestyle (five or more wins), standard (exactly five) or renju (black: exactly five, and no overline, double four or double three) (default: freestyle)",
 	  SETTER(set_rule) },
 	{ "--time-control", "GOMOKU_TIME_CONTROL", "TC",
 	  "the default clock: none, or BASE+INC in seconds, 300+5: five minutes each and five seconds more per move (default: none)",

@@ -169,7 +169,8 @@ handshake_read_pool(struct lws *wsi, const struct lobby_pool_key *defaults,
 		"bad size"
 	};
 	static const struct handshake_refusal bad_rule = {
-		ERR_BAD_QUERY, "rule must be freestyle or standard", "bad rule"
+		ERR_BAD_QUERY, "rule must be freestyle, standard or renju",
+		"bad rule"
 	};
 	static const struct handshake_refusal bad_tc = {
 		ERR_BAD_QUERY,
@@ -194,14 +195,8 @@ handshake_read_pool(struct lws *wsi, const struct lobby_pool_key *defaults,
 		pool->size = (int)size;
 	}
 	len = query_arg(wsi, "rule", arg, sizeof(arg));
-	if (len == -2 || len == 0 ||
-	    (len > 0 && strcmp(arg, rule_name(RULE_FREESTYLE)) &&
-	     strcmp(arg, rule_name(RULE_STANDARD))))
+	if (len == -2 || len == 0 || (len > 0 && !rule_parse(arg, &pool->rule)))
 		return &bad_rule;
-	if (len > 0)
-		pool->rule = strcmp(arg, rule_name(RULE_STANDARD)) ?
-				     RULE_FREESTYLE :
-				     RULE_STANDARD;
 	len = query_arg(wsi, "tc", arg, sizeof(arg));
 	if (len == -2 || len == 0 ||
 	    (len > 0 &&
@@ -268,7 +263,16 @@ handshake_read_query(struct lws *wsi, const struct lobby_pool_key *defaults,
 		return &bad_name;
 	if (!handshake_read_mode(wsi, query))
 		return &bad_mode;
+	static const struct handshake_refusal no_renju_engine = {
+		ERR_BAD_QUERY, "the computer does not play renju yet",
+		"no renju engine"
+	};
+	const struct handshake_refusal *refusal;
+
 	handshake_read_watch(wsi, query);
 	handshake_read_invite(wsi, query);
-	return handshake_read_pool(wsi, defaults, &query->pool);
+	refusal = handshake_read_pool(wsi, defaults, &query->pool);
+	if (!refusal && query->ai && query->pool.rule == RULE_RENJU)
+		return &no_renju_engine;
+	return refusal;
 }

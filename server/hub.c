@@ -243,9 +243,8 @@ static struct outbuf *hub_encode_new(const struct event *ev, bool compact)
 	char *text;
 
 	if (ev->type == EVENT_BOARD) {
-		buf = outbuf_new(compact ? OUTBUF_SMALL :
-					   PROTOCOL_BOARD_TEXT_MAX(
-						   ev->game->board.size));
+		buf = outbuf_new(protocol_board_text_max(ev->game,
+							 !compact || ev->undo));
 		if (!buf)
 			return NULL;
 		buf->len = ev->undo ?

@@ -1260,11 +1260,14 @@ void store_forget(struct store *store, const struct lobby_room *room)
 	store_clocks_free(store_clocks_take(store, room->id));
 }
 
-/* Parses "freestyle"/"standard" and "back"/"draw" as saved. */
+/* Parses a rule (rule_name()) and "back"/"draw" as saved. */
 static enum rule store_rule(const unsigned char *text)
 {
-	return text && !strcmp((const char *)text, "standard") ? RULE_STANDARD :
-								 RULE_FREESTYLE;
+	enum rule rule = RULE_FREESTYLE;
+
+	if (text)
+		rule_parse((const char *)text, &rule);
+	return rule;
 }
 
 static enum full_board store_full_board(const unsigned char *text)

@@ -155,7 +155,7 @@ describe('pools', () => {
 	const BAD_QUERIES = [
 		['size', '4'], ['size', '26'], ['size', '0'], ['size', '-15'], ['size', 'abc'], ['size', ''],
 		['size', '15.5'], ['size', '15x15'], ['size', '99999999999999999999'],
-		['rule', 'renju'], ['rule', 'gomoku'], ['rule', ''], ['rule', 'freestyle2'],
+		['rule', 'Renju'], ['rule', 'renju '], ['rule', 'gomoku'], ['rule', ''], ['rule', 'freestyle2'],
 		['tc', '9+0'], ['tc', '0+0'], ['tc', '10801+0'], ['tc', '300+181'], ['tc', '300'], ['tc', '300+'],
 		['tc', '+5'], ['tc', 'abc'], ['tc', ''], ['tc', '300-5'], ['tc', '-10+0'], ['tc', '300+5+1'],
 		['tc', '300+-1'], ['tc', '300+0.5'], ['tc', '99999999999999999999+0'],
@@ -176,7 +176,7 @@ describe('pools', () => {
 		});
 	}
 
-	for (const query of [{ size: 5 }, { size: 25 }, { tc: '10+0' }, { tc: '10800+180' }, { tc: 'none' }, { rule: 'standard' }, { rule: 'freestyle' }]) {
+	for (const query of [{ size: 5 }, { size: 25 }, { tc: '10+0' }, { tc: '10800+180' }, { tc: 'none' }, { rule: 'standard' }, { rule: 'freestyle' }, { rule: 'renju' }]) {
 		it(`accepts the edge value ${JSON.stringify(query)}`, T, async () => {
 			const player = await waitIn(server, query, { label: `player with ${JSON.stringify(query)}` });
 			assertPool(player.welcome, { ...DEFAULT_POOL, ...query }, player.label);

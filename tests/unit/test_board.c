@@ -136,6 +136,21 @@ static void names_are_the_protocol_words(void **state)
 	expect_str(role_name(ROLE_NONE), "");
 	expect_str(rule_name(RULE_FREESTYLE), "freestyle");
 	expect_str(rule_name(RULE_STANDARD), "standard");
+	expect_str(rule_name(RULE_RENJU), "renju");
+	for (int i = 0; i < RULE_COUNT; i++) {
+		enum rule rule = RULE_COUNT;
+
+		assert_true(rule_parse(rule_name((enum rule)i), &rule));
+		assert_int_equal(rule, i);
+	}
+	for (size_t i = 0; i < 4; i++) {
+		static const char *const bad[] = { "", "Renju", "renju ",
+						   "gomoku" };
+		enum rule rule = RULE_STANDARD;
+
+		assert_false(rule_parse(bad[i], &rule));
+		assert_int_equal(rule, RULE_STANDARD);
+	}
 }
 
 int main(void)

@@ -247,6 +247,47 @@ static void a_refused_move_changes_nothing(void **state)
 	game_release(&game);
 }
 
+/*
+ * Renju: black's forbidden point is refused and changes nothing; white
+ * may play it; black's five is never refused.
+ *  . . X . . .      black at (6, 6) (6, 7) (7, 8) (8, 8): (6, 8) would
+ *  . . X . . .      make two threes
+ *  . . * X X .
+ */
+static void renju_refuses_black_s_forbidden_point_and_nothing_else(void **state)
+{
+	static const struct cell black[] = { { 6, 6 },
+					     { 6, 7 },
+					     { 7, 8 },
+					     { 8, 8 } };
+	struct game game, before;
+
+	(void)state;
+	game_init(&game, 15, RULE_RENJU, FULL_BOARD_BACK);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(game_play(&game, ROLE_FRONT, black[i].x,
+					   black[i].y),
+				 MOVE_OK);
+		assert_int_equal(game_play(&game, ROLE_BACK, 0, i), MOVE_OK);
+	}
+	before = game;
+	assert_int_equal(game_play(&game, ROLE_FRONT, 6, 8), MOVE_FORBIDDEN);
+	assert_memory_equal(&game, &before, sizeof(game));
+	expect_str(move_result_name(MOVE_FORBIDDEN), "forbidden");
+	/* White may take the point. */
+	assert_int_equal(game_play(&game, ROLE_FRONT, 12, 12), MOVE_OK);
+	assert_int_equal(game_play(&game, ROLE_BACK, 6, 8), MOVE_OK);
+	game_release(&game);
+	/* Under freestyle the same point is an ordinary move. */
+	game_init(&game, 15, RULE_FREESTYLE, FULL_BOARD_BACK);
+	for (int i = 0; i < 4; i++) {
+		game_play(&game, ROLE_FRONT, black[i].x, black[i].y);
+		game_play(&game, ROLE_BACK, 0, i);
+	}
+	assert_int_equal(game_play(&game, ROLE_FRONT, 6, 8), MOVE_OK);
+	game_release(&game);
+}
+
 static void the_history_lists_every_move_as_a_flat_index_in_order(void **state)
 {
 	static const struct cell moves[] = {
@@ -746,6 +787,8 @@ int main(void)
 		cmocka_unit_test(
 			the_turn_is_checked_before_the_range_and_the_cell),
 		cmocka_unit_test(a_refused_move_changes_nothing),
+		cmocka_unit_test(
+			renju_refuses_black_s_forbidden_point_and_nothing_else),
 		cmocka_unit_test(
 			the_history_lists_every_move_as_a_flat_index_in_order),
 		cmocka_unit_test(

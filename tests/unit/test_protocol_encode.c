@@ -247,6 +247,83 @@ static void encodes_a_takeback_board_with_content_and_undo(void **state)
 	game_release(&game);
 }
 
+/*
+ * A renju game where black's G7 (6, 8) would make two threes:
+ *      . . . . . . . . .
+ *  9   . . . . . . X . .     (6, 6)
+ *  8   . . . . . . X . .     (6, 7)
+ *  7   . . . . . . * X X     (6, 8) forbidden; (7, 8) (8, 8)
+ * White's four stones wait in the first column. Black is to move.
+ */
+static void play_renju_double_three(struct game *game, enum rule rule)
+{
+	static const struct cell black[] = { { 6, 6 },
+					     { 6, 7 },
+					     { 7, 8 },
+					     { 8, 8 } };
+
+	game_init(game, 15, rule, FULL_BOARD_BACK);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(game_play(game, ROLE_FRONT, black[i].x,
+					   black[i].y),
+				 MOVE_OK);
+		assert_int_equal(game_play(game, ROLE_BACK, 0, i), MOVE_OK);
+	}
+}
+
+/* The one forbidden point of play_renju_double_three(), or none. */
+static void expect_forbidden_g7(const cJSON *root, bool present)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "forbidden");
+
+	if (!present) {
+		assert_null(list);
+		return;
+	}
+	assert_true(cJSON_IsArray(list));
+	expect_int(cJSON_GetArraySize(list), 1);
+	expect_int(member_number(cJSON_GetArrayItem(list, 0), "x"), 6);
+	expect_int(member_number(cJSON_GetArrayItem(list, 0), "y"), 8);
+}
+
+static void encodes_black_s_forbidden_points_in_a_renju_board(void **state)
+{
+	struct game game;
+	struct event ev = { .type = EVENT_BOARD };
+	cJSON *root;
+
+	(void)state;
+	play_renju_double_three(&game, RULE_RENJU);
+	ev.game = &game;
+	for (int compact = 0; compact < 2; compact++) {
+		ev.compact = compact;
+		root = encode(&ev, 0);
+		expect_str(member_string(root, "role"), "front");
+		expect_forbidden_g7(root, true);
+		cJSON_Delete(root);
+	}
+	/* White to move: none. */
+	assert_int_equal(game_play(&game, ROLE_FRONT, 10, 10), MOVE_OK);
+	root = encode(&ev, 0);
+	expect_forbidden_g7(root, false);
+	cJSON_Delete(root);
+	/* Black's stone taken back: the list again, in the takeback board. */
+	assert_true(game_undo(&game, &ev.undo_cell, &ev.undo_role));
+	ev.undo = true;
+	root = encode(&ev, 0);
+	expect_str(member_string(root, "role"), "front");
+	expect_forbidden_g7(root, true);
+	cJSON_Delete(root);
+	game_release(&game);
+	/* The same position under freestyle: never. */
+	play_renju_double_three(&game, RULE_FREESTYLE);
+	ev = (struct event){ .type = EVENT_BOARD, .game = &game };
+	root = encode(&ev, 0);
+	expect_forbidden_g7(root, false);
+	cJSON_Delete(root);
+	game_release(&game);
+}
+
 static void encodes_role_without_opponent_when_the_name_is_empty(void **state)
 {
 	struct event ev = {
@@ -962,6 +1039,7 @@ static void error_code_names_are_the_protocol_words(void **state)
 		"no_such_room",
 		"too_many_spectators",
 		"no_such_invite",
+		"forbidden",
 	};
 	int code;
 
@@ -981,6 +1059,7 @@ static void refused_moves_map_to_their_error_codes(void **state)
 		    ERR_NOT_YOUR_TURN);
 	expect_code(error_from_move_result(MOVE_GAME_OVER), ERR_GAME_OVER);
 	expect_code(error_from_move_result(MOVE_BAD_BOARD), ERR_BAD_BOARD);
+	expect_code(error_from_move_result(MOVE_FORBIDDEN), ERR_FORBIDDEN);
 }
 
 int main(void)
@@ -1031,6 +1110,8 @@ int main(void)
 			encodes_a_seat_away_or_back_with_its_role_for_spectators),
 		cmocka_unit_test(error_code_names_are_the_protocol_words),
 		cmocka_unit_test(refused_moves_map_to_their_error_codes),
+		cmocka_unit_test(
+			encodes_black_s_forbidden_points_in_a_renju_board),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

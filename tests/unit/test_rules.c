@@ -263,6 +263,26 @@ static void six_in_a_row_is_not_a_win_under_standard(void **state)
 			fail_msg("six won under standard from (%d, 2)", x);
 }
 
+static void renju_six_is_no_win_for_black_and_a_win_for_white(void **state)
+{
+	struct board board;
+
+	(void)state;
+	board_init(&board, 15);
+	place_run(&board, ROLE_FRONT, 4, 2, across, 6);
+	place_run(&board, ROLE_BACK, 4, 4, across, 6);
+	for (int x = 4; x < 10; x++) {
+		if (rules_find_five(&board, RULE_RENJU, x, 2, NULL))
+			fail_msg("black's six won under renju from (%d, 2)", x);
+		if (!rules_find_five(&board, RULE_RENJU, x, 4, NULL))
+			fail_msg("white's six lost under renju from (%d, 4)",
+				 x);
+	}
+	/* Black's exact five wins. */
+	board_clear(&board, 9, 2);
+	assert_true(rules_find_five(&board, RULE_RENJU, 4, 2, NULL));
+}
+
 static void nine_from_two_fours_wins_under_freestyle(void **state)
 {
 	struct win_line line;
@@ -364,6 +384,8 @@ int main(void)
 		cmocka_unit_test(
 			six_in_a_row_wins_under_freestyle_with_all_six_cells),
 		cmocka_unit_test(six_in_a_row_is_not_a_win_under_standard),
+		cmocka_unit_test(
+			renju_six_is_no_win_for_black_and_a_win_for_white),
 		cmocka_unit_test(nine_from_two_fours_wins_under_freestyle),
 		cmocka_unit_test(
 			nine_from_two_fours_is_not_a_win_under_standard),
