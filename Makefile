@@ -10,7 +10,7 @@
 #                       and tests/engine/bench.sh's build-bench-engine/)
 
 FORMAT_DIRS := core core/engine server server/pbrain tests/unit tests/fuzz \
-	       tests/load tests/engine
+	       tests/load tests/engine tests/renju
 FORMAT_FILES = $(wildcard $(addsuffix /*.c,$(FORMAT_DIRS)) \
 			  $(addsuffix /*.h,$(FORMAT_DIRS)))
 

@@ -107,16 +107,17 @@ static bool renju_straight_four(const struct board *board, int x, int y,
 	       renju_five_point(board, after.x, after.y, d);
 }
 
-static enum renju_verdict renju_judge_mutable(struct board *board, int x,
-					      int y);
-
 /*
- * Whether black's stone at (x, y) makes a three along d: a stone at one
- * end of its run would make a straight four, and that stone is not
- * forbidden itself.
+ * The points where a black stone would turn the run through (x, y) along
+ * d into a straight four (at most the two ends of the run): written to
+ * out, counted. With such a point the line is a three, if the stone there
+ * is not forbidden itself (renju_real_three()).
  */
-static bool renju_three(struct board *board, int x, int y, struct cell d)
+static int renju_three_points(struct board *board, int x, int y, struct cell d,
+			      struct cell out[2])
 {
+	int count = 0;
+
 	for (int sign = -1; sign <= 1; sign += 2) {
 		struct cell q = renju_past_end(board, x, y, d, sign);
 		bool straight;
@@ -126,18 +127,62 @@ static bool renju_three(struct board *board, int x, int y, struct cell d)
 		board_set(board, q.x, q.y, ROLE_FRONT);
 		straight = renju_straight_four(board, x, y, d);
 		board_clear(board, q.x, q.y);
-		if (straight &&
-		    !renju_forbids(renju_judge_mutable(board, q.x, q.y)))
+		if (straight)
+			out[count++] = q;
+	}
+	return count;
+}
+
+static enum renju_verdict renju_judge_mutable(struct board *board, int x,
+					      int y);
+
+/* Whether one of a line's three points is not forbidden: a real three. */
+static bool renju_real_three(struct board *board, const struct cell *points,
+			     int count)
+{
+	for (int i = 0; i < count; i++) {
+		if (!renju_forbids(renju_judge_mutable(board, points[i].x,
+						       points[i].y)))
 			return true;
 	}
 	return false;
+}
+
+/*
+ * Whether black's stone at (x, y) (on the board) makes two threes: only
+ * when two lines or more have three points is any of them judged (the
+ * recursion), and only until two are real.
+ */
+static bool renju_double_three(struct board *board, int x, int y)
+{
+	struct cell points[RENJU_DIRECTIONS][2];
+	int counts[RENJU_DIRECTIONS], lines = 0, threes = 0;
+
+	for (int i = 0; i < RENJU_DIRECTIONS; i++) {
+		struct cell d = renju_directions[i];
+
+		counts[i] =
+			renju_fours(board, x, y, d) ?
+				0 :
+				renju_three_points(board, x, y, d, points[i]);
+		lines += counts[i] > 0;
+	}
+	for (int i = 0; i < RENJU_DIRECTIONS && lines >= 2 && threes < 2; i++) {
+		if (!counts[i])
+			continue;
+		if (renju_real_three(board, points[i], counts[i]))
+			threes++;
+		else
+			lines--;
+	}
+	return threes >= 2;
 }
 
 /* renju_judge() on a board it may change and restores. */
 static enum renju_verdict renju_judge_mutable(struct board *board, int x, int y)
 {
 	enum renju_verdict verdict = RENJU_ALLOWED;
-	int fours = 0, threes = 0;
+	int fours = 0;
 	int runs[RENJU_DIRECTIONS];
 
 	for (int i = 0; i < RENJU_DIRECTIONS; i++) {
@@ -152,19 +197,10 @@ static enum renju_verdict renju_judge_mutable(struct board *board, int x, int y)
 	board_set(board, x, y, ROLE_FRONT);
 	for (int i = 0; i < RENJU_DIRECTIONS && fours < 2; i++)
 		fours += renju_fours(board, x, y, renju_directions[i]);
-	if (fours >= 2) {
+	if (fours >= 2)
 		verdict = RENJU_DOUBLE_FOUR;
-	} else {
-		for (int i = 0; i < RENJU_DIRECTIONS && threes < 2; i++) {
-			struct cell d = renju_directions[i];
-
-			if (!renju_fours(board, x, y, d) &&
-			    renju_three(board, x, y, d))
-				threes++;
-		}
-		if (threes >= 2)
-			verdict = RENJU_DOUBLE_THREE;
-	}
+	else if (renju_double_three(board, x, y))
+		verdict = RENJU_DOUBLE_THREE;
 	board_clear(board, x, y);
 	return verdict;
 }

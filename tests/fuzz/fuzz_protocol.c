@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_reader.h"
 #include "game.h"
 #include "protocol.h"
 
@@ -50,17 +51,6 @@
 /* The board sizes every message is parsed for; 4 and 26 are not boards. */
 static const int fuzz_board_sizes[] = { 4, 5, 15, 16, 25, 26 };
 
-/* Reads the fuzz input as a stream of bytes; zeros once it runs out. */
-struct fuzz_reader {
-	const uint8_t *data; /* the input */
-	size_t size;	     /* its length */
-	size_t pos;	     /* bytes read */
-};
-
-static uint8_t fuzz_byte(struct fuzz_reader *in)
-{
-	return in->pos < in->size ? in->data[in->pos++] : 0;
-}
 
 static int fuzz_int(struct fuzz_reader *in)
 {

@@ -5,7 +5,8 @@
 # seconds (default 60) on a scratch copy of its seed corpus
 # (tests/fuzz/corpus/<target>/), which is never modified: new inputs are
 # left in the scratch copy, not merged back. ctest runs it once per target,
-# as the tests fuzz.protocol and fuzz.lobby (label fuzz) of the fuzz build:
+# as the tests fuzz.protocol, fuzz.lobby and fuzz.renju (label fuzz) of the
+# fuzz build:
 #
 #   cmake --preset fuzz && cmake --build --preset fuzz
 #   ctest --test-dir build-fuzz -L fuzz
