@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { reduce } from '../../web/js/game.js';
+import { run } from './lib/reducer.mjs';
 import {
 	initialState, emptyCells, canPlace, isLive, isMyTurn, canUndo, canRedo, canAnswer,
 } from '../../web/js/state.js';
@@ -20,16 +21,6 @@ const ROOM = '9c1d4a77-2b3e-4f10-8a6b-5d4e3c2b1a09';
 const UID = '3f2b8c1e-6a4d-4e2f-9b1a-0c5d7e8f9a0b';
 const WELCOME = { type: 'welcome', uid: UID, protocol: 1, size: 15, rule: 'freestyle', version: '0.1.0' };
 
-/** Runs actions from state; returns the last state and every effect. */
-function run(state, ...actions) {
-	const effects = [];
-	for (const action of actions) {
-		const result = reduce(state, action, 1000);
-		state = result.state;
-		effects.push(...result.effects);
-	}
-	return { state, effects };
-}
 
 function kinds(effects) {
 	return effects.map((effect) => (effect.kind === 'sound' ? `sound:${effect.name}` : effect.kind));

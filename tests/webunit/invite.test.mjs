@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { reduce } from '../../web/js/game.js';
+import { run } from './lib/reducer.mjs';
 import { initialState } from '../../web/js/state.js';
 import { statusOf, noteOf, controlsOf, pageDataOf } from '../../web/js/view.js';
 import {
@@ -25,16 +26,6 @@ const WELCOME = { type: 'welcome', uid: UID, protocol: 2, size: 15, rule: 'frees
 const ROLE = { type: 'role', role: 'back', room: ROOM, size: 19, rule: 'standard', tc: '180+2', opponent: { name: 'Ann' } };
 const NO_SUCH_INVITE = { type: 'error', code: 'no_such_invite', message: 'no invite waits with that code' };
 
-/** Runs actions from state; returns the last state and every effect. */
-function run(state, ...actions) {
-	const effects = [];
-	for (const action of actions) {
-		const result = reduce(state, action, 1000);
-		state = result.state;
-		effects.push(...result.effects);
-	}
-	return { state, effects };
-}
 
 function kinds(effects) {
 	return effects.map((effect) => (effect.kind === 'sound' ? `sound:${effect.name}` : effect.kind));

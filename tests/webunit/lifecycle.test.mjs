@@ -431,14 +431,16 @@ describe('the pool chosen', () => {
 		const state = after(initialState(), { type: 'client/choose', size: '19', rule: 'standard', tc: '10+0' });
 		const choices = poolChoicesOf(state, 'zh');
 		assert.deepEqual(choices.sizes.map((choice) => choice.label), ['15×15', '19×19']);
-		assert.deepEqual(choices.rules.map((choice) => choice.label), ['自由', '标准']);
+		assert.deepEqual(choices.rules.map((choice) => choice.label), ['自由', '标准', '连珠']);
 		assert.deepEqual(choices.tcs.map((choice) => choice.label), ['不计时', '1+0', '3+2', '5+3', '10+5', '15+10', '10s+0']);
 		assert.deepEqual(choices.chosen, { size: '19', rule: 'standard', tc: '10+0' });
 	});
 
-	it('is offered for the server\'s games, not for two players on one screen', () => {
-		assert.equal(controlsOf(initialState()).pool.hidden, false);
-		assert.equal(controlsOf(after(initialState(), { type: 'client/choose', mode: 'ai' })).pool.hidden, false);
-		assert.equal(controlsOf(after(initialState(), { type: 'client/choose', mode: 'local' })).pool.hidden, true);
+	it('is offered whole for the server\'s games, and only its rule for two players on one screen', () => {
+		const shown = { hidden: false, sizeHidden: false, tcHidden: false };
+		assert.deepEqual(controlsOf(initialState()).pool, shown);
+		assert.deepEqual(controlsOf(after(initialState(), { type: 'client/choose', mode: 'ai' })).pool, shown);
+		assert.deepEqual(controlsOf(after(initialState(), { type: 'client/choose', mode: 'local' })).pool,
+			{ hidden: false, sizeHidden: true, tcHidden: true });
 	});
 });

@@ -7,7 +7,7 @@ import { MODE_RULES, MODES, LEVELS, gameMode, chosenMode } from '../../web/js/mo
 import { LANGUAGES, hasText } from '../../web/js/text.js';
 
 const FLAGS = ['server', 'hotSeat', 'computer', 'undo', 'redo', 'offers', 'leave',
-	'pools', 'resign', 'abort', 'draw', 'rematch', 'emotes', 'invites'];
+	'pools', 'localRule', 'resign', 'abort', 'draw', 'rematch', 'emotes', 'invites'];
 const TEXT_KEYS = ['startButton', 'idleStatus', 'searchingButton', 'searchingStatus'];
 
 describe('the modes', () => {

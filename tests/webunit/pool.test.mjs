@@ -15,9 +15,9 @@ const UID = '3f2b8c1e-6a4d-4e2f-9b1a-0c5d7e8f9a0b';
 const PAGE = { protocol: 'http:', host: 'example.test:8080' };
 
 describe('the pool lists', () => {
-	it('offer 15 × 15 (the default) and 19 × 19, freestyle (the default) and standard', () => {
+	it('offer 15 × 15 (the default) and 19 × 19, freestyle (the default), standard and renju', () => {
 		assert.deepEqual(SIZES, [15, 19]);
-		assert.deepEqual(RULES, ['freestyle', 'standard']);
+		assert.deepEqual(RULES, ['freestyle', 'standard', 'renju']);
 		assert.deepEqual(DEFAULT_POOL, { size: 15, rule: 'freestyle', tc: 'none' });
 	});
 
@@ -77,8 +77,8 @@ describe('the pool remembered', () => {
 		assert.deepEqual(choosePool({}), DEFAULT_POOL);
 		assert.deepEqual(choosePool(), DEFAULT_POOL);
 		assert.deepEqual(choosePool({ size: null, rule: null, tc: null }), DEFAULT_POOL);
-		assert.deepEqual(choosePool({ size: '17', rule: 'renju', tc: '5+0' }), DEFAULT_POOL);
-		assert.deepEqual(choosePool({ size: '19', rule: 'renju', tc: '180+2' }), { size: 19, rule: 'freestyle', tc: '180+2' });
+		assert.deepEqual(choosePool({ size: '17', rule: 'gomoku', tc: '5+0' }), DEFAULT_POOL);
+		assert.deepEqual(choosePool({ size: '19', rule: 'gomoku', tc: '180+2' }), { size: 19, rule: 'freestyle', tc: '180+2' });
 	});
 
 	it('keeps a valid time control that is not in the list, and lists it after the others', () => {

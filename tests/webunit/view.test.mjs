@@ -213,7 +213,7 @@ describe('the rest of the page', () => {
 	it('names the rule once a game is shown', () => {
 		assert.equal(ruleTextOf(initialState(), 'en'), '');
 		assert.equal(ruleTextOf(online(), 'en'), 'Freestyle: five or more in a row wins.');
-		assert.equal(ruleTextOf({ ...online(), rule: 'renju' }, 'en'), '', 'expected no text for a rule the page does not know');
+		assert.equal(ruleTextOf({ ...online(), rule: 'caro' }, 'en'), '', 'expected no text for a rule the page does not know');
 	});
 
 	it('toasts a text key, a refusal it knows in its own words and any other in the server\'s', () => {
@@ -247,7 +247,7 @@ describe('the rest of the page', () => {
 		assert.deepEqual([data.state, data.role, data.turn, data.live, data.kind], ['playing', 'front', 'opponent', 'true', 'online']);
 		assert.deepEqual(boardDataOf(online('front', [BLACK])), {
 			size: '15', moves: '1', stones: '1', board: emptyCells(15).map((_, i) => (i === 7 * 15 + 7 ? 'x' : '.')).join(''),
-			last: '7,7', line: '',
+			last: '7,7', line: '', forbidden: '',
 		});
 	});
 });

@@ -51,18 +51,20 @@ import { retryDelay } from './protocol.js';
 import { isInviteCode } from './invite.js';
 import {
 	ROLES, emptyCells, canPlace, canUndo, canRedo, canAnswer, canAbort, canResign, canOfferDraw, canRematch, canEmote,
+	isMyTurn, isForbidden,
 } from './state.js';
 import { MODES, LEVELS, gameMode, chosenMode } from './modes.js';
 import { choosePool } from './pool.js';
 import { clockOf, clockAt, runningSide } from './clock.js';
 import { isEmote } from './emotes.js';
 import {
-	newLocalGame, playLocal, undoLocal, redoLocal, lastLocalMove,
+	newLocalGame, playLocal, undoLocal, redoLocal, lastLocalMove, localForbidden,
 } from './local.js';
 
 /**
  * The settings of a local game: those of a server started without flags
- * (15 × 15, freestyle, a full board goes to white).
+ * (15 × 15, freestyle, a full board goes to white), but the rule, which is
+ * the one chosen on the start screen.
  */
 export const LOCAL_SETTINGS = { size: 15, rule: 'freestyle', fullBoard: 'back' };
 
@@ -84,6 +86,7 @@ function freshGameFields() {
 		bubbles: { me: null, opponent: null },
 		local: null,
 		invite: null,
+		forbidden: [], // renju: the points black may not play now
 	};
 }
 
@@ -399,12 +402,23 @@ function continues(before, cells, move, size) {
 	return before[index] === '' && cells.every((cell, i) => (i === index ? cell === move.role : cell === before[i]));
 }
 
+/**
+ * The forbidden points of a board message (renju, black to move): its
+ * list, each point on the board; none when it has none.
+ */
+function forbiddenOf(message, size) {
+	if (!Array.isArray(message.forbidden))
+		return [];
+	return message.forbidden.filter((point) => validMove(point, size)).map(({ x, y }) => ({ x, y }));
+}
+
 function onBoard(state, message, now) {
 	if (!gameMode(state).server || state.phase !== 'playing' || state.winner)
 		return { state, effects: [] };
 	const cells = cellsOf(state, message);
 	if (!cells)
 		return { state, effects: [] };
+	const forbidden = forbiddenOf(message, state.size);
 	const moves = Number.isInteger(message.moves) ? message.moves : cells.filter((cell) => cell !== '').length;
 	const toMove = ROLES.includes(message.role) ? message.role : state.toMove;
 	const undo = message.content !== undefined && message.move === undefined ? moveOf(message.undo, state.size) : null;
@@ -423,6 +437,7 @@ function onBoard(state, message, now) {
 				history,
 				lastMove: history.length ? { ...history[history.length - 1] } : null,
 				takenBack: [...state.takenBack, undo],
+				forbidden,
 				pending: false,
 				asking: false,
 				...clockFields(state, message, now),
@@ -450,6 +465,7 @@ function onBoard(state, message, now) {
 		history,
 		lastMove: move,
 		takenBack,
+		forbidden,
 		answer: null,
 		pending: false,
 		asking: false,
@@ -533,6 +549,7 @@ function showLocal(state, local) {
 		toMove: local.toMove,
 		moves: local.history.length,
 		lastMove: lastLocalMove(local),
+		forbidden: localForbidden(local),
 		winner: result,
 		outcome: !result ? null : result.winner === 'draw' ? 'draw' : 'win',
 	};
@@ -548,7 +565,7 @@ function localSounds(local) {
 
 /** A new game that the page keeps (the mode chosen has no server): no socket. */
 function startLocal(state) {
-	const local = newLocalGame(LOCAL_SETTINGS);
+	const local = newLocalGame({ ...LOCAL_SETTINGS, rule: state.pool.rule });
 	return {
 		state: showLocal({
 			...cleared(state),
@@ -859,6 +876,8 @@ export function reduce(state, action, now = 0) {
 			effects: [{ kind: 'connect' }],
 		};
 	case 'client/move':
+		if (isMyTurn(state) && isForbidden(state, action.x, action.y))
+			return { state, effects: [{ kind: 'toast', key: 'toast.forbidden' }] };
 		if (!canPlace(state, action.x, action.y))
 			return { state, effects: [] };
 		if (!gameMode(state).server) {

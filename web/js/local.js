@@ -17,6 +17,7 @@
 //   result   null while the game goes on, or {winner, reason, line}
 
 import { judgeMove } from './rules.js';
+import { judge, forbids, forbiddenPoints } from './renju.js';
 
 /** The side that moves after role. */
 function nextRole(role) {
@@ -25,7 +26,8 @@ function nextRole(role) {
 
 /**
  * A new game on a size × size board. rule: 'freestyle' (five or more
- * wins) or 'standard' (exactly five); fullBoard: 'back' (a full board
+ * wins), 'standard' (exactly five) or 'renju' (black: exactly five, and
+ * not on its forbidden points, renju.js); fullBoard: 'back' (a full board
  * with no five goes to white, the server's default) or 'draw'.
  */
 export function newLocalGame({ size = 15, rule = 'freestyle', fullBoard = 'back' } = {}) {
@@ -55,11 +57,24 @@ function withMove(game, move, undone) {
 	};
 }
 
+/** True when (x, y) is forbidden to the side to move: black's, in renju. */
+export function isForbiddenLocal(game, x, y) {
+	return game.rule === 'renju' && game.toMove === 'front' &&
+		forbids(judge(game.cells, game.size, x, y));
+}
+
+/** The points forbidden to the side to move now ([{x, y}]; none but in renju). */
+export function localForbidden(game) {
+	if (game.rule !== 'renju' || game.toMove !== 'front' || game.result)
+		return [];
+	return forbiddenPoints(game.cells, game.size);
+}
+
 /** True when the side to move may put a stone on (x, y) now. */
 export function canPlay(game, x, y) {
 	return !game.result && Number.isInteger(x) && Number.isInteger(y) &&
 		x >= 0 && y >= 0 && x < game.size && y < game.size &&
-		game.cells[y * game.size + x] === '';
+		game.cells[y * game.size + x] === '' && !isForbiddenLocal(game, x, y);
 }
 
 /** The game after the side to move played (x, y), or null when it may not. */

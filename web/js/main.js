@@ -37,7 +37,7 @@
 
 import { boardGeometry, pointToCell, fitBoardSide, isCursorKey, moveCursor } from './layout.js';
 import { reduce } from './game.js';
-import { initialState, canPlace } from './state.js';
+import { initialState, canPlace, isMyTurn, isForbidden } from './state.js';
 import {
 	statusOf, noteOf, controlsOf, playersOf, ruleTextOf, toastTextOf, boardPictureOf, pageDataOf, boardDataOf,
 	poolChoicesOf, emotesOf, clocksOf, movesSeenOf, spectatorsOf, seatCardsOf, boardText,
@@ -597,6 +597,8 @@ function renderControls() {
 		button.setAttribute('aria-pressed', String(button.dataset.level === state.level));
 
 	el.pool.hidden = controls.pool.hidden;
+	el.poolSize.hidden = controls.pool.sizeHidden;
+	el.poolTc.hidden = controls.pool.tcHidden;
 	renderPool();
 	el.rematch.hidden = controls.rematch.hidden;
 	el.rematch.disabled = controls.rematch.disabled;
@@ -893,9 +895,13 @@ function cellAt(event) {
 		event.clientX - rect.left, event.clientY - rect.top);
 }
 
-/** Asks the server for a stone at (x, y) when that is a legal click (never on a game watched or replayed). */
+/**
+ * Asks the server for a stone at (x, y) when that is a legal click (never
+ * on a game watched or replayed); a renju point forbidden to the mover
+ * goes to the reducer too, which says why it is refused.
+ */
 function place(x, y) {
-	if (screen === 'play' && canPlace(state, x, y))
+	if (screen === 'play' && (canPlace(state, x, y) || (isMyTurn(state) && isForbidden(state, x, y))))
 		dispatch({ type: 'client/move', x, y });
 }
 

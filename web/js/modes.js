@@ -26,6 +26,8 @@
  *   leave            a game under way can be left for the start screen.
  *   pools            the start screen offers the pool (pool.js: size, rule,
  *                    time control) and the socket asks for it.
+ *   localRule        the start screen offers the rule alone, for a game
+ *                    the page keeps (local.js).
  *   resign, abort    a game under way can be resigned, and aborted before
  *                    its second move (protocol 2).
  *   draw             a draw can be offered, and the opponent's accepted or
@@ -50,6 +52,7 @@ export const MODE_RULES = {
 		offers: true,
 		leave: false,
 		pools: true,
+		localRule: false,
 		resign: true,
 		abort: true,
 		draw: true,
@@ -73,6 +76,7 @@ export const MODE_RULES = {
 		offers: false,
 		leave: false,
 		pools: true,
+		localRule: false,
 		resign: true,
 		abort: true,
 		draw: false,
@@ -97,6 +101,7 @@ export const MODE_RULES = {
 		offers: false,
 		leave: true,
 		pools: false,
+		localRule: true,
 		resign: false,
 		abort: false,
 		draw: false,
@@ -130,6 +135,7 @@ const NO_GAME = {
 	offers: false,
 	leave: false,
 	pools: false,
+	localRule: false,
 	resign: false,
 	abort: false,
 	draw: false,

@@ -9,7 +9,7 @@
 export const SIZES = [15, 19];
 
 /** The rules offered, the default first (text keys rule.name.RULE). */
-export const RULES = ['freestyle', 'standard'];
+export const RULES = ['freestyle', 'standard', 'renju'];
 
 /**
  * The time controls offered, in the order of the list: the wire form

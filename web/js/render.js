@@ -12,6 +12,8 @@ const FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", 
 const LINE_COLOUR = 'rgba(58, 34, 12, 0.86)';
 const LABEL_COLOUR = 'rgba(74, 44, 16, 0.78)';
 const LAST_MOVE_COLOUR = '#e4472c';
+/** Renju: the cross on a point black may not play. */
+const FORBIDDEN_COLOUR = '#c81e1e';
 
 /** A small seeded random generator (mulberry32): the same grain each time. */
 function seededRandom(seed) {
@@ -82,7 +84,8 @@ function paintWood(width, ratio) {
  *   size, cells ('' | 'front' | 'back', row-major), lastMove {x, y},
  *   line [{x, y}] (the winning five), preview {x, y, role},
  *   cursor {x, y} (the keyboard cursor), numbers [{x, y, number, role}]
- *   (the move numbers written on the stones, when asked for).
+ *   (the move numbers written on the stones, when asked for), forbidden
+ *   [{x, y}] (renju: the points black may not play, a small red cross).
  */
 export function createBoardRenderer(canvas) {
 	const ctx = canvas.getContext('2d');
@@ -228,6 +231,24 @@ export function createBoardRenderer(canvas) {
 		ctx.restore();
 	}
 
+	function drawForbidden(geometry, points) {
+		const arm = geometry.radius * 0.34;
+		ctx.save();
+		ctx.strokeStyle = FORBIDDEN_COLOUR;
+		ctx.lineWidth = Math.max(1.5, geometry.radius * 0.16);
+		ctx.lineCap = 'round';
+		ctx.beginPath();
+		for (const { x, y } of points) {
+			const { px, py } = cellCenter(geometry, x, y);
+			ctx.moveTo(px - arm, py - arm);
+			ctx.lineTo(px + arm, py + arm);
+			ctx.moveTo(px + arm, py - arm);
+			ctx.lineTo(px - arm, py + arm);
+		}
+		ctx.stroke();
+		ctx.restore();
+	}
+
 	function drawCursor(geometry, cursor) {
 		const { px, py } = cellCenter(geometry, cursor.x, cursor.y);
 		const half = geometry.step * 0.5;
@@ -287,6 +308,8 @@ export function createBoardRenderer(canvas) {
 				drawNumbers(geometry, view.numbers, view.lastMove);
 			else if (view.lastMove)
 				drawLastMove(geometry, view.lastMove);
+			if (view.forbidden && view.forbidden.length)
+				drawForbidden(geometry, view.forbidden);
 			if (view.preview)
 				drawStone(geometry, view.preview.x, view.preview.y, view.preview.role, 0.5);
 			if (view.cursor)

@@ -1,12 +1,13 @@
 // The rules of five in a row, for games the page judges itself (two
 // players on one screen, no server). A port of core/rules.c and of the end
 // of core/game.c's game_play(), so that a local game ends exactly where
-// the server would end it. Pure: no DOM, so node --test imports it.
+// the server would end it; renju's forbidden points are renju.js's. Pure:
+// no DOM, so node --test imports it.
 //
 // Cells are row-major, cell (x, y) at index y * size + x, each '' (empty),
 // 'front' (black) or 'back' (white), as in the protocol's board content.
 
-export const RULES = ['freestyle', 'standard'];
+export const RULES = ['freestyle', 'standard', 'renju'];
 export const FULL_BOARD = ['back', 'draw'];
 
 /** The longest run a line reports: core/board.h's BOARD_MAX_LINE. */
@@ -43,9 +44,12 @@ function countRun(cells, size, role, x, y, dx, dy) {
 	return count;
 }
 
-/** True when a run of length stones wins under rule. */
-export function runWins(rule, length) {
-	if (rule === 'standard')
+/**
+ * True when a run of length stones of role wins under rule: exactly five
+ * under standard, and for black under renju; five or more otherwise.
+ */
+export function runWins(rule, length, role = 'front') {
+	if (rule === 'standard' || (rule === 'renju' && role === 'front'))
 		return length === 5;
 	return length >= 5;
 }
@@ -67,7 +71,7 @@ export function findFive(cells, size, rule, x, y) {
 	for (const { dx, dy } of DIRECTIONS) {
 		let before = countRun(cells, size, role, x, y, -dx, -dy);
 		let after = countRun(cells, size, role, x, y, dx, dy);
-		if (!runWins(rule, before + 1 + after))
+		if (!runWins(rule, before + 1 + after, role))
 			continue;
 		// A run longer than MAX_LINE cannot come from a game that stops at
 		// the first five; on a position set up by hand, report the part

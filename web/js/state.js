@@ -111,13 +111,25 @@ export function isMyTurn(state) {
 	return isLive(state) && state.toMove === state.role && !state.pending;
 }
 
-/** True when a click on (x, y) should play there: my turn, an empty point. */
+/**
+ * True when (x, y) is forbidden to the side to move (renju: black's
+ * points, as the server's last board listed them or as the page judges a
+ * local game).
+ */
+export function isForbidden(state, x, y) {
+	return (state.forbidden || []).some((point) => point.x === x && point.y === y);
+}
+
+/**
+ * True when a click on (x, y) should play there: my turn, an empty point
+ * that is not forbidden.
+ */
 export function canPlace(state, x, y) {
 	if (!isMyTurn(state) || !Number.isInteger(x) || !Number.isInteger(y))
 		return false;
 	if (x < 0 || y < 0 || x >= state.size || y >= state.size)
 		return false;
-	return state.cells[y * state.size + x] === '';
+	return state.cells[y * state.size + x] === '' && !isForbidden(state, x, y);
 }
 
 /** True when the player has a stone on the board. */

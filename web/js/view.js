@@ -304,7 +304,13 @@ export function controlsOf(state) {
 		nameLocked: !choosing(state),
 		modes: { hidden: !choosing(state) || invited },
 		levels: { hidden: !chosenMode(state).computer },
-		pool: { hidden: !chosenMode(state).pools },
+		// A local game takes the rule alone (renju too); the server's
+		// games the whole pool.
+		pool: {
+			hidden: !chosenMode(state).pools && !chosenMode(state).localRule,
+			sizeHidden: !chosenMode(state).pools,
+			tcHidden: !chosenMode(state).pools,
+		},
 		rematch: {
 			key: rematchSent ? 'button.rematch.sent' : 'button.rematch',
 			hidden: !rematchShown(state),
@@ -498,6 +504,7 @@ export function boardPictureOf(state, { aim = null, cursor = null } = {}) {
 		cells: state.cells,
 		lastMove: state.lastMove,
 		line: state.winner ? state.winner.line : [],
+		forbidden: state.forbidden || [],
 		preview: aim && canPlace(state, aim.x, aim.y) ? { x: aim.x, y: aim.y, role: moverRole(state) } : null,
 		cursor: cursor && isLive(state) ? cursor : null,
 	};
@@ -538,6 +545,7 @@ export function boardDataOf(state) {
 		board: boardText(state.cells),
 		last: state.lastMove ? `${state.lastMove.x},${state.lastMove.y}` : '',
 		line: state.winner ? state.winner.line.map(({ x, y }) => `${x},${y}`).join(' ') : '',
+		forbidden: (state.forbidden || []).map(({ x, y }) => `${x},${y}`).join(' '),
 	};
 }
 
