@@ -145,6 +145,17 @@ describe('a spectator', () => {
 		assert.equal(watchClocksOf(timeout, 0).back.flag, true);
 	});
 
+	it('keeps black\'s forbidden points of a renju board to mark them, until white is to move or the end', () => {
+		const renju = run([{ type: 'welcome', protocol: 2 }, { ...SPECTATE, rule: 'renju' },
+			{ type: 'board', content: content(MOVES.slice(0, 2)), role: 'front', moves: 2,
+				forbidden: [{ x: 6, y: 8 }, { x: 15, y: 1 }, { x: 'a', y: 0 }] }]).watch;
+		assert.deepEqual(renju.forbidden, [{ x: 6, y: 8 }], 'expected the points on the board kept, the others dropped');
+		const white = run([{ type: 'board', move: MOVES[2], role: 'back', moves: 3 }], renju).watch;
+		assert.deepEqual(white.forbidden, []);
+		const over = run([{ type: 'winner', winner: 'back', reason: 'resign', line: [] }], renju).watch;
+		assert.deepEqual(over.forbidden, []);
+	});
+
 	it('follows a rematch: a new spectate starts the new room\'s board', () => {
 		const over = run([{ type: 'board', move: MOVES[0], role: 'back', moves: 1 }, { type: 'winner', winner: 'draw', reason: 'agreement' }],
 			watching()).watch;

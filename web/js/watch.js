@@ -42,6 +42,7 @@ export function newWatch(room) {
 		toMove: 'front',
 		history: [], // the moves seen, the last history.length of the game's
 		lastMove: null,
+		forbidden: [], // renju: black's forbidden points while it is to move
 		winner: null, // {winner, reason, line}
 		clock: null, // {front, back, at}
 		bubbles: { front: null, back: null }, // {emote, at}
@@ -118,6 +119,9 @@ function onBoard(watch, message, now) {
 		toMove: ROLES.includes(message.role) ? message.role : otherRole(move ? move.role : 'back'),
 		history,
 		lastMove: undo ? (history.length ? history[history.length - 1] : null) : move,
+		forbidden: Array.isArray(message.forbidden)
+			? message.forbidden.filter((point) => validMove({ ...point, role: 'front' }, size)).map(({ x, y }) => ({ x, y }))
+			: [],
 		clock: clock || watch.clock,
 	};
 	const effects = [];
@@ -177,6 +181,7 @@ function onWinner(watch, message, now) {
 			...watch,
 			phase: 'over',
 			winner: { winner, reason: typeof message.reason === 'string' ? message.reason : '', line },
+			forbidden: [],
 			clock,
 			away: { front: null, back: null },
 		},
