@@ -107,6 +107,17 @@ describe('renju', () => {
 	});
 });
 
+describe('renju as the server\'s rule (--rule renju)', () => {
+	const server = useServer({ args: ['--rule', 'renju'] });
+
+	it('makes renju the pool of a player who asks for none', T, async () => {
+		const pair = await pairIn(server, {});
+		assert.equal(pair.front.roleMessage.rule, 'renju');
+		const board = await playDoubleThree(pair);
+		assert.deepEqual(board.forbidden, [DOUBLE_THREE]);
+	});
+});
+
 describe('renju across a restart', () => {
 	it('journals the rule: a restored game is still renju, with its forbidden points, and its record says so', T, async () => {
 		const restartable = new RestartableServer({ args: ['--reconnect-grace', '60'] });
