@@ -900,7 +900,7 @@ static int arguments_check(const struct board *board, enum role role,
 		return -EINVAL;
 	if (role != ROLE_FRONT && role != ROLE_BACK)
 		return -EINVAL;
-	if (rule != RULE_FREESTYLE && rule != RULE_STANDARD)
+	if (!engine_plays_rule(rule))
 		return -EINVAL;
 	if (!board_valid(board, stones))
 		return -EINVAL;
@@ -1060,6 +1060,11 @@ int engine_find_vcf(struct engine *engine, const struct board *board,
 		written++;
 	}
 	return written;
+}
+
+bool engine_plays_rule(enum rule rule)
+{
+	return rule == RULE_FREESTYLE || rule == RULE_STANDARD;
 }
 
 const char *engine_level_name(enum engine_level level)

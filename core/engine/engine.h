@@ -162,6 +162,9 @@ int engine_find_vcf(struct engine *engine, const struct board *board,
 		    enum role attacker, enum rule rule, uint64_t max_nodes,
 		    struct cell *moves, int max_moves);
 
+/* True for the rules the engine plays: freestyle and standard (not renju). */
+bool engine_plays_rule(enum rule rule);
+
 /* "easy", "medium" or "hard". */
 const char *engine_level_name(enum engine_level level);
 
