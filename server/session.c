@@ -721,15 +721,24 @@ static int session_write_unavailable(struct server *srv,
 }
 
 /* Writes a keep-alive ping (lws reports only pongs with a payload). */
-static int session_write_ping(struct server *srv,
-			      struct per_session_data__gomoku *pss)
+static bool session_put_ping(struct server *srv,
+			     struct per_session_data__gomoku *pss)
 {
 	unsigned char ping[LWS_PRE + 1] = { [LWS_PRE] = 'k' };
 
-	pss->ping_due = false;
 	if (lws_write(pss->wsi, ping + LWS_PRE, 1, LWS_WRITE_PING) < 1)
-		return -1;
+		return false;
 	srv->metrics.pings++;
+	return true;
+}
+
+/* The ping from WRITEABLE, and WRITEABLE again for what is queued. */
+static int session_write_ping(struct server *srv,
+			      struct per_session_data__gomoku *pss)
+{
+	pss->ping_due = false;
+	if (!session_put_ping(srv, pss))
+		return -1;
 	if (outqueue_peek(&pss->out) || pss->close_code)
 		lws_callback_on_writable(pss->wsi);
 	return 0;
@@ -945,9 +954,7 @@ static bool session_flush_list(struct server *srv, struct lws_dll2_owner *list,
 static bool session_ping_list(struct server *srv, struct lws_dll2_owner *list,
 			      uint64_t deadline_ns)
 {
-	unsigned char ping[LWS_PRE + 1] = { [LWS_PRE] = 'k' };
 	unsigned int pinged = 0;
-	int written;
 
 	lws_start_foreach_dll_safe(struct lws_dll2 *, d, d1,
 				   lws_dll2_get_head(list)) {
@@ -964,14 +971,10 @@ static bool session_ping_list(struct server *srv, struct lws_dll2_owner *list,
 			lws_callback_on_writable(pss->wsi);
 			continue;
 		}
-		written =
-			lws_write(pss->wsi, ping + LWS_PRE, 1, LWS_WRITE_PING);
-		if (written < 1) {
+		if (!session_put_ping(srv, pss)) {
 			pss->write_failed = true; /* the WRITEABLE closes */
 			lws_callback_on_writable(pss->wsi);
-			continue;
 		}
-		srv->metrics.pings++;
 	}
 	lws_end_foreach_dll_safe(d, d1);
 	return false;
