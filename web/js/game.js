@@ -47,7 +47,7 @@
 // Over 800 lines: one case per server message and per page action, which
 // must be read together to see every way the state changes.
 
-import { retryDelay } from './protocol.js';
+import { retryDelay, forbiddenOf } from './protocol.js';
 import { isInviteCode } from './invite.js';
 import {
 	ROLES, emptyCells, canPlace, canUndo, canRedo, canAnswer, canAbort, canResign, canOfferDraw, canRematch, canEmote,
@@ -400,16 +400,6 @@ function continues(before, cells, move, size) {
 		return false;
 	const index = move.y * size + move.x;
 	return before[index] === '' && cells.every((cell, i) => (i === index ? cell === move.role : cell === before[i]));
-}
-
-/**
- * The forbidden points of a board message (renju, black to move): its
- * list, each point on the board; none when it has none.
- */
-function forbiddenOf(message, size) {
-	if (!Array.isArray(message.forbidden))
-		return [];
-	return message.forbidden.filter((point) => validMove(point, size)).map(({ x, y }) => ({ x, y }));
 }
 
 function onBoard(state, message, now) {

@@ -37,7 +37,7 @@
 
 import { boardGeometry, pointToCell, fitBoardSide, isCursorKey, moveCursor } from './layout.js';
 import { reduce } from './game.js';
-import { initialState, canPlace, isMyTurn, isForbidden } from './state.js';
+import { initialState, isMyTurn } from './state.js';
 import {
 	statusOf, noteOf, controlsOf, playersOf, ruleTextOf, toastTextOf, boardPictureOf, pageDataOf, boardDataOf,
 	poolChoicesOf, emotesOf, clocksOf, movesSeenOf, spectatorsOf, seatCardsOf, boardText,
@@ -898,12 +898,11 @@ function cellAt(event) {
 }
 
 /**
- * Asks the server for a stone at (x, y) when that is a legal click (never
- * on a game watched or replayed); a renju point forbidden to the mover
- * goes to the reducer too, which says why it is refused.
+ * A click on (x, y) on the player's turn goes to the reducer (never on a
+ * game watched or replayed), which plays it or says why not.
  */
 function place(x, y) {
-	if (screen === 'play' && (canPlace(state, x, y) || (isMyTurn(state) && isForbidden(state, x, y))))
+	if (screen === 'play' && isMyTurn(state))
 		dispatch({ type: 'client/move', x, y });
 }
 

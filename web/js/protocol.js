@@ -110,3 +110,17 @@ export function watchUrl(location, room) {
 	const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
 	return `${scheme}//${location.host}/?watch=${encodeURIComponent(room)}`;
 }
+
+/**
+ * The forbidden points of a board message (renju, black to move): its
+ * list, the points on a size × size board only, as {x, y}; none when it
+ * has none.
+ */
+export function forbiddenOf(message, size) {
+	if (!Array.isArray(message.forbidden))
+		return [];
+	return message.forbidden
+		.filter((point) => point && Number.isInteger(point.x) && Number.isInteger(point.y) &&
+			point.x >= 0 && point.y >= 0 && point.x < size && point.y < size)
+		.map(({ x, y }) => ({ x, y }));
+}

@@ -22,7 +22,7 @@
 // 'client/record').
 
 import { ROLES, emptyCells, otherRole } from './state.js';
-import { retryDelay } from './protocol.js';
+import { retryDelay, forbiddenOf } from './protocol.js';
 import { clockOf, clockAt, runningSide, clockText, isLow, secondsUntil } from './clock.js';
 import { isEmote, bubbleAt } from './emotes.js';
 
@@ -119,9 +119,7 @@ function onBoard(watch, message, now) {
 		toMove: ROLES.includes(message.role) ? message.role : otherRole(move ? move.role : 'back'),
 		history,
 		lastMove: undo ? (history.length ? history[history.length - 1] : null) : move,
-		forbidden: Array.isArray(message.forbidden)
-			? message.forbidden.filter((point) => validMove({ ...point, role: 'front' }, size)).map(({ x, y }) => ({ x, y }))
-			: [],
+		forbidden: forbiddenOf(message, size),
 		clock: clock || watch.clock,
 	};
 	const effects = [];
