@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "protocol.h"
+#include "renju.h"
 #include "expect.h"
 
 static const char *code_name(int code)
@@ -321,6 +322,45 @@ static void encodes_black_s_forbidden_points_in_a_renju_board(void **state)
 	root = encode(&ev, 0);
 	expect_forbidden_g7(root, false);
 	cJSON_Delete(root);
+	game_release(&game);
+}
+
+/*
+ * A compact renju board whose forbidden list is long (black's XX.XX runs
+ * on every other row) does not fit the compact bound alone:
+ * protocol_board_text_max() makes room for the list.
+ */
+static void sizes_a_renju_board_for_its_forbidden_list(void **state)
+{
+	static char buf[PROTOCOL_BOARD_TEXT_MAX(15) +
+			PROTOCOL_FORBIDDEN_TEXT_MAX(15)];
+	struct game game;
+	struct cell cells[BOARD_MAX_CELLS];
+	size_t max, len;
+	int count;
+
+	(void)state;
+	game_init(&game, 15, RULE_RENJU, FULL_BOARD_BACK);
+	/* Black XX.XX runs on every other row, white out of the way. */
+	for (int y = 0; y < 15; y += 2) {
+		static const int xs[] = { 1, 2, 4, 5, 9, 10, 12, 13 };
+
+		for (int i = 0; i < 8; i++)
+			board_set(&game.board, xs[i], y, ROLE_FRONT);
+	}
+	count = renju_forbidden(&game.board, cells, BOARD_MAX_CELLS);
+	assert_true(count > 8);
+	max = protocol_board_text_max(&game, false);
+	assert_true(max > PROTOCOL_COMPACT_BOARD_TEXT_MAX);
+	assert_int_equal(
+		protocol_write_board(&game, false, 0, buf,
+				     PROTOCOL_COMPACT_BOARD_TEXT_MAX + 1),
+		0);
+	len = protocol_write_board(&game, false, 0, buf, max + 1);
+	assert_true(len > 0 && len <= max);
+	max = protocol_board_text_max(&game, true);
+	len = protocol_write_board(&game, true, 0, buf, max + 1);
+	assert_true(len > 0 && len <= max);
 	game_release(&game);
 }
 
@@ -1112,6 +1152,7 @@ int main(void)
 		cmocka_unit_test(refused_moves_map_to_their_error_codes),
 		cmocka_unit_test(
 			encodes_black_s_forbidden_points_in_a_renju_board),
+		cmocka_unit_test(sizes_a_renju_board_for_its_forbidden_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
