@@ -205,14 +205,18 @@ static enum renju_verdict renju_judge_mutable(struct board *board, int x, int y)
 	return verdict;
 }
 
-enum renju_verdict renju_judge(const struct board *board, int x, int y)
+enum renju_verdict renju_judge_in_place(struct board *board, int x, int y)
 {
-	struct board copy;
-
 	if (!board_in_range(board, x, y) || board_get(board, x, y) != ROLE_NONE)
 		return RENJU_ALLOWED;
-	copy = *board;
-	return renju_judge_mutable(&copy, x, y);
+	return renju_judge_mutable(board, x, y);
+}
+
+enum renju_verdict renju_judge(const struct board *board, int x, int y)
+{
+	struct board copy = *board;
+
+	return renju_judge_in_place(&copy, x, y);
 }
 
 /*

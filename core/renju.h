@@ -39,6 +39,12 @@ enum renju_verdict {
  */
 enum renju_verdict renju_judge(const struct board *board, int x, int y);
 
+/*
+ * renju_judge() for callers that judge many points: the board is changed
+ * while judging and restored before returning, so no copy is made.
+ */
+enum renju_verdict renju_judge_in_place(struct board *board, int x, int y);
+
 /* True for the verdicts that forbid the move. */
 static inline bool renju_forbids(enum renju_verdict verdict)
 {

@@ -30,6 +30,7 @@
 
 #include "engine_position.h"
 #include "engine_vcf.h"
+#include "renju.h"
 
 #define SEARCH_MAX_PLY 64
 #define SCORE_INFINITE (ENGINE_SCORE_WIN + 1)
@@ -227,39 +228,52 @@ static uint64_t board_hash(const struct board *board)
 }
 
 /*
- * The easy level: the cell of highest engine_easy_score(); among several,
- * one picked by a hash of the seed and the position.
+ * The easy level: the cell of highest engine_easy_score(), skipping those
+ * renju forbids black; among several, one picked by a hash of the seed and
+ * the position. 0, or -ENOSPC when no cell may be played.
  */
-static void easy_choose(const struct board *board, enum role to_move,
-			uint32_t seed, struct engine_result *out)
+static int easy_choose(const struct board *board, enum role to_move,
+		       enum rule rule, uint32_t seed, struct engine_result *out)
 {
-	int best = -1, ties = 0, pick, x, y;
+	int scores[BOARD_MAX_CELLS];
+	int cells = board->size * board->size;
+	int best = -1, ties = 0, pick, i;
 
-	for (y = 0; y < board->size; y++) {
-		for (x = 0; x < board->size; x++) {
-			int score = engine_easy_score(board, to_move, x, y);
+	for (i = 0; i < cells; i++) {
+		struct cell at = board_cell(board->size, i);
 
-			if (score > best) {
-				best = score;
-				ties = 1;
-			} else if (score == best) {
-				ties++;
-			}
+		scores[i] = engine_easy_score(board, to_move, at.x, at.y);
+	}
+	if (rule == RULE_RENJU && to_move == ROLE_FRONT) {
+		struct cell forbidden[BOARD_MAX_CELLS];
+		int count = renju_forbidden(board, forbidden, BOARD_MAX_CELLS);
+
+		for (i = 0; i < count; i++)
+			scores[board_index(board->size, forbidden[i].x,
+					   forbidden[i].y)] = -1;
+	}
+	for (i = 0; i < cells; i++) {
+		if (scores[i] > best) {
+			best = scores[i];
+			ties = 1;
+		} else if (scores[i] == best) {
+			ties++;
 		}
 	}
+	if (best < 0)
+		return -ENOSPC;
 	pick = (int)(mix64(board_hash(board) ^ seed) % (uint64_t)ties);
-	for (y = 0; y < board->size; y++) {
-		for (x = 0; x < board->size; x++) {
-			if (engine_easy_score(board, to_move, x, y) != best)
-				continue;
-			if (pick-- == 0) {
-				out->x = x;
-				out->y = y;
-				out->score = best;
-				return;
-			}
+	for (i = 0; i < cells; i++) {
+		if (scores[i] == best && pick-- == 0) {
+			struct cell at = board_cell(board->size, i);
+
+			out->x = at.x;
+			out->y = at.y;
+			out->score = best;
+			break;
 		}
 	}
+	return 0;
 }
 
 /* ---- budget ---- */
@@ -365,7 +379,8 @@ static int32_t move_rank(const struct engine *engine, enum role side, int idx)
 
 /*
  * The moves worth trying for side at ply, best first, in
- * engine->moves[ply]: when the opponent threatens an open or double four,
+ * engine->moves[ply] (never one renju forbids): when the opponent
+ * threatens an open or double four,
  * our fours and his four cells (every one of them: a block is among
  * them); else the width best candidates. Returns how many.
  */
@@ -389,6 +404,8 @@ static int generate(struct engine *engine, enum role side, int ply, int tt_move,
 		int idx = moves[i];
 		int32_t rank;
 
+		if (!position_playable(pos, idx, side))
+			continue;
 		if (threatened && pos->threat[side][idx] < THREAT_B4 &&
 		    pos->threat[other][idx] < THREAT_B4)
 			continue;
@@ -475,9 +492,9 @@ static int search(struct engine *engine, enum role side, int depth, int alpha,
 
 /*
  * The cases every node settles before searching: a five to play, two
- * fours of the opponent, one four to block (searched, no depth spent),
- * an open four he cannot meet with a four. True with *score set when
- * settled.
+ * fours of the opponent, one four to block (searched, no depth spent; lost
+ * when renju forbids black the block), an open four he cannot meet with a
+ * four. True with *score set when settled.
  */
 static bool search_forced(struct engine *engine, enum role side, int depth,
 			  int alpha, int beta, int ply, int *score)
@@ -496,6 +513,10 @@ static bool search_forced(struct engine *engine, enum role side, int depth,
 	}
 	if (pos->count[other][THREAT_F5]) {
 		block = position_find_five(pos, other);
+		if (!position_playable(pos, block, side)) {
+			*score = -(ENGINE_SCORE_WIN - ply - 1);
+			return true;
+		}
 		if (ply >= SEARCH_MAX_PLY - 1 || search_tick(engine)) {
 			*score = 0;
 			return true;
@@ -654,7 +675,8 @@ static void root_defend(struct engine *engine, struct root *root)
 
 	if (engine_run_vcf(engine, other, level->root_vcf_nodes, &vcf)) {
 		for (i = 0; i < vcf.length; i++)
-			root_add(&checked, vcf.line[i]);
+			if (vcf.line[i] >= 0)
+				root_add(&checked, vcf.line[i]);
 		count = position_find(pos, side, THREAT_B4, threats,
 				      BOARD_MAX_CELLS);
 	} else if (level->vct_depth &&
@@ -677,6 +699,8 @@ static void root_defend(struct engine *engine, struct root *root)
 		struct vcf reply;
 		bool refuted;
 
+		if (!position_playable(pos, checked.moves[i], side))
+			continue;
 		position_play(pos, checked.moves[i], side);
 		refuted = !engine_run_threats(engine, other, budget, vct_depth,
 					      &reply);
@@ -778,7 +802,7 @@ static bool root_forced(struct engine *engine, enum role side,
 		return true;
 	}
 	idx = position_find_five(pos, other);
-	if (idx >= 0) {
+	if (idx >= 0 && position_playable(pos, idx, side)) {
 		int score = pos->count[other][THREAT_F5] >= 2 ?
 				    -(ENGINE_SCORE_WIN - 2) :
 				    0;
@@ -803,8 +827,11 @@ static bool root_forced(struct engine *engine, enum role side,
 	return false;
 }
 
-/* The empty cell nearest the centre (when no candidate is left). */
-static int nearest_empty(const struct position *pos)
+/*
+ * The empty cell nearest the centre that side may play (when no candidate
+ * is left), or -1.
+ */
+static int nearest_empty(const struct position *pos, enum role side)
 {
 	int best = -1, best_distance = INT_MAX, x, y;
 	int centre = pos->size / 2;
@@ -815,6 +842,7 @@ static int nearest_empty(const struct position *pos)
 			int distance = abs(x - centre) + abs(y - centre);
 
 			if (pos->cell[idx] == POS_EMPTY &&
+			    position_playable(pos, idx, side) &&
 			    distance < best_distance) {
 				best = idx;
 				best_distance = distance;
@@ -824,22 +852,29 @@ static int nearest_empty(const struct position *pos)
 	return best;
 }
 
-/* The medium and hard levels on engine->pos. */
-static void search_choose(struct engine *engine, enum role side,
-			  struct engine_result *out)
+/*
+ * The medium and hard levels on engine->pos: 0, or -ENOSPC when renju
+ * forbids black every empty cell.
+ */
+static int search_choose(struct engine *engine, enum role side,
+			 struct engine_result *out)
 {
 	struct root root_moves = { .side = side };
 	struct root *root = &root_moves;
 	int depth, best_score = 0;
 
 	if (root_forced(engine, side, out))
-		return;
+		return 0;
 	root_generate(engine, root);
 	if (engine->level->root_vcf_nodes)
 		root_defend(engine, root);
 	if (!root->count) {
-		result_set(out, nearest_empty(&engine->pos), 0, false);
-		return;
+		int idx = nearest_empty(&engine->pos, side);
+
+		if (idx < 0)
+			return -ENOSPC;
+		result_set(out, idx, 0, false);
+		return 0;
 	}
 	result_set(out, root->moves[0], 0, false);
 	for (depth = 1; depth <= engine->level->max_depth; depth++) {
@@ -856,6 +891,7 @@ static void search_choose(struct engine *engine, enum role side,
 		    root->count == 1)
 			break;
 	}
+	return 0;
 }
 
 /* Whether every cell of board holds a role; counts the stones. */
@@ -873,22 +909,22 @@ static bool board_valid(const struct board *board, int *stones)
 	return true;
 }
 
-/* Loads board into engine->pos. */
-static void engine_load(struct engine *engine, const struct board *board,
-			enum rule rule)
+/* Loads board into pos under rule, every renju verdict exact. */
+static void position_load(struct position *pos, const struct board *board,
+			  enum rule rule)
 {
 	int x, y;
 
-	position_init(&engine->pos, board->size, rule);
+	position_init(pos, board->size, rule);
 	for (y = 0; y < board->size; y++) {
 		for (x = 0; x < board->size; x++) {
 			enum role role = board_get(board, x, y);
 
 			if (role != ROLE_NONE)
-				position_play(&engine->pos,
-					      position_index(x, y), role);
+				position_play(pos, position_index(x, y), role);
 		}
 	}
+	position_judge_all(pos);
 }
 
 /* Checks the arguments every entry point shares; counts the stones. */
@@ -900,7 +936,7 @@ static int arguments_check(const struct board *board, enum role role,
 		return -EINVAL;
 	if (role != ROLE_FRONT && role != ROLE_BACK)
 		return -EINVAL;
-	if (!engine_plays_rule(rule))
+	if ((unsigned)rule >= RULE_COUNT)
 		return -EINVAL;
 	if (!board_valid(board, stones))
 		return -EINVAL;
@@ -956,14 +992,14 @@ int engine_choose(struct engine *engine, const struct board *board,
 		return 0;
 	}
 	if (level == ENGINE_EASY) {
-		easy_choose(board, to_move, limits ? limits->seed : 0, out);
-		return 0;
+		return easy_choose(board, to_move, rule,
+				   limits ? limits->seed : 0, out);
 	}
 	engine_start(engine, level, limits);
-	engine_load(engine, board, rule);
-	search_choose(engine, to_move, out);
+	position_load(&engine->pos, board, rule);
+	err = search_choose(engine, to_move, out);
 	out->nodes = engine->nodes;
-	return 0;
+	return err;
 }
 
 /* ---- for tests and tools ---- */
@@ -996,40 +1032,39 @@ static enum engine_threat threat_public(enum threat threat)
 enum engine_threat engine_classify(const struct board *board, enum rule rule,
 				   enum role role, int x, int y)
 {
-	struct engine *engine;
-	enum engine_threat threat = ENGINE_THREAT_NONE;
-	int stones;
+	struct position *pos;
+	enum engine_threat threat;
+	int stones, idx;
 
 	if (arguments_check(board, role, rule, &stones) ||
 	    !board_in_range(board, x, y) || board_get(board, x, y) != ROLE_NONE)
 		return ENGINE_THREAT_NONE;
-	engine = engine_new(TT_MIN_ENTRIES);
-	if (!engine)
+	pos = malloc(sizeof(*pos));
+	if (!pos)
 		return ENGINE_THREAT_NONE;
-	engine_load(engine, board, rule);
-	threat = threat_public(
-		(enum threat)engine->pos.threat[role][position_index(x, y)]);
-	engine_free(engine);
+	position_load(pos, board, rule);
+	idx = position_index(x, y);
+	threat = position_playable(pos, idx, role) ?
+			 threat_public((enum threat)pos->threat[role][idx]) :
+			 ENGINE_THREAT_FORBIDDEN;
+	free(pos);
 	return threat;
 }
 
 int engine_evaluate(const struct board *board, enum role to_move,
 		    enum rule rule)
 {
-	struct engine *engine;
+	struct position *pos;
 	int stones, score;
 
 	if (arguments_check(board, to_move, rule, &stones))
 		return 0;
-	engine = engine_new(TT_MIN_ENTRIES);
-	if (!engine)
+	pos = malloc(sizeof(*pos));
+	if (!pos)
 		return 0;
-	engine_start(engine, ENGINE_HARD, NULL);
-	engine->jitter = 0;
-	engine_load(engine, board, rule);
-	score = engine->pos.total[to_move] -
-		engine->pos.total[role_other(to_move)];
-	engine_free(engine);
+	position_load(pos, board, rule);
+	score = pos->total[to_move] - pos->total[role_other(to_move)];
+	free(pos);
 	return score;
 }
 
@@ -1049,7 +1084,7 @@ int engine_find_vcf(struct engine *engine, const struct board *board,
 	if (!limits.max_nodes)
 		limits.max_nodes = 1000000;
 	engine_start(engine, ENGINE_HARD, &limits);
-	engine_load(engine, board, rule);
+	position_load(&engine->pos, board, rule);
 	if (!engine_run_vcf(engine, attacker, limits.max_nodes, &vcf))
 		return 0;
 	for (i = 0; i < vcf.length; i += 2) {
@@ -1117,6 +1152,8 @@ const char *engine_threat_name(enum engine_threat threat)
 		return "three";
 	case ENGINE_THREAT_TWO:
 		return "two";
+	case ENGINE_THREAT_FORBIDDEN:
+		return "forbidden";
 	default:
 		return "none";
 	}

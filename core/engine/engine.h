@@ -98,6 +98,7 @@ enum engine_threat {
 	ENGINE_THREAT_THREE,	    /* one move from a four */
 	ENGINE_THREAT_TWO,	    /* one move from a three */
 	ENGINE_THREAT_NONE,	    /* less than that */
+	ENGINE_THREAT_FORBIDDEN,    /* renju: black may not play here */
 };
 
 /* Opaque: one per thread that searches; holds the transposition table. */
@@ -117,8 +118,12 @@ void engine_free(struct engine *engine);
 /*
  * Chooses a move for to_move on board under rule. Fills *out and returns
  * 0; -EINVAL for a bad argument (board size, a cell that is not a role,
- * to_move not a side), -ENOSPC when the board is full. The board is not
- * changed. On an empty board the move is the centre.
+ * to_move not a side), -ENOSPC when the board is full (or, in renju,
+ * every empty cell is forbidden to black). The board is not changed. On
+ * an empty board the move is the centre. Under renju black never plays a
+ * forbidden point (renju.h), and the search knows that white's four whose
+ * block is forbidden to black wins, and that black's threats needing a
+ * forbidden point are none.
  */
 int engine_choose(struct engine *engine, const struct board *board,
 		  enum role to_move, enum rule rule, enum engine_level level,
@@ -136,7 +141,8 @@ int engine_easy_score(const struct board *board, enum role to_move, int x,
 		      int y);
 
 /*
- * What role's stone at the empty cell (x, y) would make under rule.
+ * What role's stone at the empty cell (x, y) would make under rule;
+ * ENGINE_THREAT_FORBIDDEN where renju forbids it to black.
  * ENGINE_THREAT_NONE for an occupied or off-board cell.
  */
 enum engine_threat engine_classify(const struct board *board, enum rule rule,
@@ -162,7 +168,7 @@ int engine_find_vcf(struct engine *engine, const struct board *board,
 		    enum role attacker, enum rule rule, uint64_t max_nodes,
 		    struct cell *moves, int max_moves);
 
-/* True for the rules the engine plays: freestyle and standard (not renju). */
+/* True for the rules the server offers the engine for: freestyle and standard. */
 bool engine_plays_rule(enum rule rule);
 
 /* "easy", "medium" or "hard". */

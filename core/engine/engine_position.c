@@ -6,10 +6,12 @@
  * A cell's code in one direction packs the ten cells around it on that
  * line (five each way), two bits each: empty, front, back, wall. The
  * pattern table maps a code to what a front stone and what a back stone
- * at the centre would make; it is built once per rule by classifying all
- * 3^10 lines of own / empty / blocked cells (recursively: a four has one
- * cell left to a five through the centre, an open four two, a three is
- * one move from a four, …) and then spreading them over the 2^20 codes.
+ * at the centre would make. All 3^10 lines of own / empty / blocked cells
+ * are classified once per kind of five, exact or five-or-more
+ * (recursively: a four has one cell left to a five through the centre,
+ * an open four two, a three is one move from a four, …), and each rule's
+ * table spreads its two sides' kinds over the 2^20 codes (renju: black
+ * needs an exact five, white five or more).
  *
  * Just over 600 lines: the pattern table and the board that reads it are
  * one data structure.
@@ -18,6 +20,8 @@
 
 #include <pthread.h>
 #include <string.h>
+
+#include "renju.h"
 
 /* Cells of a line around its centre: five each way. */
 #define LINE_CELLS 11
@@ -44,8 +48,11 @@ const int position_steps[4] = { 1, POS_STRIDE, POS_STRIDE + 1, POS_STRIDE - 1 };
 static const int16_t pattern_worth[PAT_COUNT] = {
 	[PAT_NONE] = 0, [PAT_B1] = 1,	[PAT_F1] = 2,  [PAT_B2] = 4,
 	[PAT_F2] = 10,	[PAT_B3] = 10,	[PAT_F3] = 28, [PAT_B4] = 28,
-	[PAT_F4] = 80,	[PAT_F5] = 300,
+	[PAT_F4] = 80,	[PAT_F5] = 300, /* the forbidden shapes: 0 */
 };
+
+/* Each direction's place in a combined number: PAT_COUNT to the dir. */
+static int combined_place[4];
 
 /* What a cell is worth on top of its lines, by its combined threat. */
 static const int16_t threat_bonus[THREAT_COUNT] = {
@@ -53,15 +60,38 @@ static const int16_t threat_bonus[THREAT_COUNT] = {
 	[THREAT_F4] = 500, [THREAT_F5] = 1500,
 };
 
+/*
+ * What a line makes for one side under one rule, by the base-3 index of
+ * its ten cells (line_index()): the classifier's results, built once.
+ * Freestyle's serves both sides of freestyle and white in renju; renju's
+ * is black's.
+ */
+static uint8_t rule_lines[RULE_COUNT][LINE_TERNARY];
+static pthread_once_t lines_once[RULE_COUNT] = { PTHREAD_ONCE_INIT,
+						 PTHREAD_ONCE_INIT,
+						 PTHREAD_ONCE_INIT };
+
 /* Per rule: code -> front pattern | back pattern << 4. */
 static uint8_t freestyle_table[FREESTYLE_CODES];
 static uint8_t standard_table[LINE_CODES];
-static pthread_once_t pattern_once[2] = { PTHREAD_ONCE_INIT,
-					  PTHREAD_ONCE_INIT };
+static uint8_t renju_table[LINE_CODES];
+static pthread_once_t pattern_once[RULE_COUNT] = { PTHREAD_ONCE_INIT,
+						   PTHREAD_ONCE_INIT,
+						   PTHREAD_ONCE_INIT };
 
-/* The four patterns of a cell (base 10) -> its threat and value. */
-static uint8_t combined_threat[10000];
-static int16_t combined_value[10000];
+/* The four patterns of a cell (combined) -> its threat and value. */
+static uint8_t combined_threat[COMBINED_COUNT];
+static int16_t combined_value[COMBINED_COUNT];
+
+/* What black's four patterns say of a renju verdict. */
+enum verdict_class {
+	VERDICT_ALLOWED,   /* a five, or nothing forbidden */
+	VERDICT_FORBIDDEN, /* an overline or two fours, and no five */
+	VERDICT_JUDGE,	   /* two open threes: are they real? */
+};
+
+/* Renju, black's four patterns (combined) -> enum verdict_class. */
+static uint8_t combined_verdict[COMBINED_COUNT];
 
 /*
  * Per side (1, 2): the base-3 line index that the low and the high ten
@@ -83,8 +113,8 @@ static uint64_t splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/* Whether the run through the centre of line is a five under rule. */
-static bool line_is_five(const uint8_t *line, enum rule rule)
+/* The run of own stones through the centre of line. */
+static int line_run(const uint8_t *line)
 {
 	int run = 1;
 	int i;
@@ -93,8 +123,19 @@ static bool line_is_five(const uint8_t *line, enum rule rule)
 		run++;
 	for (i = LINE_CENTRE + 1; i < LINE_CELLS && line[i] == LINE_OWN; i++)
 		run++;
+	return run;
+}
+
+/*
+ * Whether the run through the centre of line is a five under rule (exact
+ * unless freestyle; RULE_RENJU classifies black's lines).
+ */
+static bool line_is_five(const uint8_t *line, enum rule rule)
+{
+	int run = line_run(line);
+
 	/* A run reaching the line's ends is six or more long. */
-	return rule == RULE_STANDARD ? run == 5 : run >= 5;
+	return rule == RULE_FREESTYLE ? run >= 5 : run == 5;
 }
 
 /* The base-3 index of the ten cells around the centre. */
@@ -134,7 +175,10 @@ static enum pattern pattern_weaken(enum pattern p)
  * What the centre stone (already LINE_OWN) makes on line. memo holds
  * results by line_index(), 0xff when not known yet. Only cells within four
  * of the centre can join a five through it; the two outer ones only tell
- * an exact five from an overline.
+ * an exact five from an overline. For black in renju (rule RULE_RENJU)
+ * an overline and two fours in the line (two five points that are not
+ * the two ends of four in a row) are shapes of their own, which make
+ * nothing further.
  */
 static enum pattern line_classify(uint8_t *line, enum rule rule, uint8_t *memo)
 {
@@ -149,6 +193,10 @@ static enum pattern line_classify(uint8_t *line, enum rule rule, uint8_t *memo)
 		memo[index] = PAT_F5;
 		return PAT_F5;
 	}
+	if (rule == RULE_RENJU && line_run(line) > 5) {
+		memo[index] = PAT_OVERLINE;
+		return PAT_OVERLINE;
+	}
 	for (i = 1; i < LINE_CELLS - 1; i++) {
 		if (i == LINE_CENTRE || line[i] != LINE_EMPTY)
 			continue;
@@ -157,7 +205,9 @@ static enum pattern line_classify(uint8_t *line, enum rule rule, uint8_t *memo)
 			fives++;
 		line[i] = LINE_EMPTY;
 	}
-	if (fives) {
+	if (fives >= 2 && rule == RULE_RENJU && line_run(line) != 4) {
+		best = PAT_DOUBLE_FOUR;
+	} else if (fives) {
 		best = fives >= 2 ? PAT_F4 : PAT_B4;
 	} else {
 		for (i = 1; i < LINE_CELLS - 1; i++) {
@@ -206,20 +256,13 @@ static void half_indices(int first, unsigned own, uint32_t *out)
 	}
 }
 
-/* Builds the pattern table of one rule. */
-static void patterns_build(enum rule rule)
+/* Classifies every line for one side under rule into lines. */
+static void lines_build(enum rule rule, uint8_t *lines)
 {
-	static uint8_t memo[2][LINE_TERNARY];
-	uint8_t *table = rule == RULE_STANDARD ? standard_table :
-						 freestyle_table;
-	uint32_t codes = rule == RULE_STANDARD ? LINE_CODES : FREESTYLE_CODES;
-	unsigned shift = rule == RULE_STANDARD ? 0 : 2;
-	uint8_t *rule_memo = memo[rule == RULE_STANDARD];
 	uint8_t line[LINE_CELLS];
-	uint32_t code;
 	int index, i;
 
-	memset(rule_memo, 0xff, LINE_TERNARY);
+	memset(lines, 0xff, LINE_TERNARY);
 	for (index = 0; index < LINE_TERNARY; index++) {
 		int rest = index;
 
@@ -231,27 +274,103 @@ static void patterns_build(enum rule rule)
 			line[i] = (uint8_t)(rest % 3);
 			rest /= 3;
 		}
-		line_classify(line, rule, rule_memo);
+		line_classify(line, rule, lines);
 	}
+}
+
+static void lines_build_freestyle(void)
+{
+	lines_build(RULE_FREESTYLE, rule_lines[RULE_FREESTYLE]);
+}
+
+static void lines_build_standard(void)
+{
+	lines_build(RULE_STANDARD, rule_lines[RULE_STANDARD]);
+}
+
+static void lines_build_renju(void)
+{
+	lines_build(RULE_RENJU, rule_lines[RULE_RENJU]);
+}
+
+/*
+ * The classified lines of one side under rule: the five it needs
+ * (RULE_RENJU: black's, with its forbidden shapes).
+ */
+static const uint8_t *lines_of(enum rule rule)
+{
+	static void (*const build[RULE_COUNT])(void) = {
+		[RULE_FREESTYLE] = lines_build_freestyle,
+		[RULE_STANDARD] = lines_build_standard,
+		[RULE_RENJU] = lines_build_renju,
+	};
+
+	pthread_once(&lines_once[rule], build[rule]);
+	return rule_lines[rule];
+}
+
+/*
+ * Spreads the classified lines of front's rule and back's over the codes
+ * of table (codes entries, each read code >> shift: freestyle leaves out
+ * the outermost cells, which read as empty).
+ */
+static void patterns_spread(uint8_t *table, uint32_t codes, unsigned shift,
+			    const uint8_t *front_lines,
+			    const uint8_t *back_lines)
+{
+	uint32_t code;
+
 	for (code = 0; code < codes; code++) {
-		/* freestyle: the outer cells read as empty */
 		unsigned full = code << shift;
 		unsigned lo = full & 1023, hi = full >> 10;
-		uint8_t front = rule_memo[code_low[1][lo] + code_high[1][hi]];
-		uint8_t back = rule_memo[code_low[2][lo] + code_high[2][hi]];
+		uint8_t front = front_lines[code_low[1][lo] + code_high[1][hi]];
+		uint8_t back = back_lines[code_low[2][lo] + code_high[2][hi]];
 
 		table[code] = (uint8_t)(front | back << 4);
 	}
 }
 
+static void patterns_build_freestyle(void);
+static void patterns_build_standard(void);
+static void patterns_build_renju(void);
+
+/* Per rule: its table, how a code reads it, and what builds it. */
+static const struct rule_patterns {
+	uint8_t *table;	     /* code >> shift -> both sides' patterns */
+	uint32_t codes;	     /* entries */
+	unsigned shift;	     /* 2: the outermost cells left out */
+	void (*build)(void); /* fills table, run once */
+} rule_patterns[RULE_COUNT] = {
+	[RULE_FREESTYLE] = { freestyle_table, FREESTYLE_CODES, 2,
+			     patterns_build_freestyle },
+	[RULE_STANDARD] = { standard_table, LINE_CODES, 0,
+			    patterns_build_standard },
+	[RULE_RENJU] = { renju_table, LINE_CODES, 0, patterns_build_renju },
+};
+
+/* Fills rule's table from the lines of front's rule and back's. */
+static void patterns_build(enum rule rule, enum rule front, enum rule back)
+{
+	const struct rule_patterns *p = &rule_patterns[rule];
+
+	patterns_spread(p->table, p->codes, p->shift, lines_of(front),
+			lines_of(back));
+}
+
 static void patterns_build_freestyle(void)
 {
-	patterns_build(RULE_FREESTYLE);
+	patterns_build(RULE_FREESTYLE, RULE_FREESTYLE, RULE_FREESTYLE);
 }
 
 static void patterns_build_standard(void)
 {
-	patterns_build(RULE_STANDARD);
+	patterns_build(RULE_STANDARD, RULE_STANDARD, RULE_STANDARD);
+}
+
+/* Renju: black needs an exact five, white five or more. */
+static void patterns_build_renju(void)
+{
+	patterns_build(RULE_RENJU, RULE_RENJU, RULE_FREESTYLE);
 }
 
 /* The threat of a cell whose four line patterns are counted in n. */
@@ -280,11 +399,25 @@ static enum threat threat_of(const int *n)
 	return THREAT_NONE;
 }
 
+/*
+ * What black's four line patterns, counted in n, say of a renju verdict
+ * (renju_judge_mutable()'s order: a five, an overline, two fours, two
+ * threes).
+ */
+static enum verdict_class verdict_of(const int *n)
+{
+	if (n[PAT_F5])
+		return VERDICT_ALLOWED;
+	if (n[PAT_OVERLINE] || n[PAT_DOUBLE_FOUR] || n[PAT_F4] + n[PAT_B4] >= 2)
+		return VERDICT_FORBIDDEN;
+	return n[PAT_F3] >= 2 ? VERDICT_JUDGE : VERDICT_ALLOWED;
+}
+
 /* Builds the combined tables, the code halves and the Zobrist keys. */
 static void shared_build(void)
 {
 	uint64_t state = 0x676f6d6f6b75ull; /* "gomoku" */
-	int index, role, cell;
+	int index, role, cell, dir;
 	unsigned own;
 
 	/* Fields 0-4 are cells -5..-1, fields 5-9 cells +1..+5. */
@@ -293,19 +426,23 @@ static void shared_build(void)
 		half_indices(5, own, code_high[own]);
 	}
 
-	for (index = 0; index < 10000; index++) {
+	for (dir = 0; dir < 4; dir++)
+		combined_place[dir] =
+			dir ? combined_place[dir - 1] * PAT_COUNT : 1;
+	for (index = 0; index < COMBINED_COUNT; index++) {
 		int n[PAT_COUNT] = { 0 };
-		int rest = index, value = 0, dir;
+		int rest = index, value = 0;
 		enum threat threat;
 
 		for (dir = 0; dir < 4; dir++) {
-			n[rest % 10]++;
-			value += pattern_worth[rest % 10];
-			rest /= 10;
+			n[rest % PAT_COUNT]++;
+			value += pattern_worth[rest % PAT_COUNT];
+			rest /= PAT_COUNT;
 		}
 		threat = threat_of(n);
 		combined_threat[index] = (uint8_t)threat;
 		combined_value[index] = (int16_t)(value + threat_bonus[threat]);
+		combined_verdict[index] = (uint8_t)verdict_of(n);
 	}
 	for (role = 0; role < 3; role++)
 		for (cell = 0; cell < POS_CELLS; cell++)
@@ -328,15 +465,77 @@ static void cell_subtract(struct position *pos, int idx)
 	}
 }
 
-/* Sets role's threat and value at idx from its combined patterns. */
-static void cell_set(struct position *pos, int idx, int role)
+/* role's threat and value at idx by its combined patterns (and renju). */
+static inline void cell_worth(const struct position *pos, int idx, int role,
+			      int *threat, int *value)
 {
 	int combined = pos->combined[role][idx];
 
-	pos->threat[role][idx] = combined_threat[combined];
-	pos->value[role][idx] = combined_value[combined];
-	pos->total[role] += combined_value[combined];
-	pos->count[role][combined_threat[combined]]++;
+	if (role == ROLE_FRONT && pos->forbidden[idx]) {
+		*threat = THREAT_NONE;
+		*value = 0;
+		return;
+	}
+	*threat = combined_threat[combined];
+	*value = combined_value[combined];
+}
+
+/* Sets role's threat and value at idx, which the totals do not hold. */
+static void cell_set(struct position *pos, int idx, int role)
+{
+	int threat, value;
+
+	cell_worth(pos, idx, role, &threat, &value);
+	pos->threat[role][idx] = (uint8_t)threat;
+	pos->value[role][idx] = (int16_t)value;
+	pos->total[role] += value;
+	pos->count[role][threat]++;
+}
+
+/* Brings role's threat and value at idx, and the totals, up to date. */
+static inline void cell_refresh(struct position *pos, int idx, int role)
+{
+	int threat, value;
+	int threat_before = pos->threat[role][idx];
+
+	cell_worth(pos, idx, role, &threat, &value);
+	pos->total[role] += value - pos->value[role][idx];
+	pos->value[role][idx] = (int16_t)value;
+	if (threat_before != threat) {
+		pos->count[role][threat_before]--;
+		pos->count[role][threat]++;
+		pos->threat[role][idx] = (uint8_t)threat;
+	}
+}
+
+/* Renju: whether black may not play the empty cell idx (exact). */
+static inline bool cell_forbidden(struct position *pos, int idx)
+{
+	switch (combined_verdict[pos->combined[ROLE_FRONT][idx]]) {
+	case VERDICT_FORBIDDEN:
+		return true;
+	case VERDICT_JUDGE:
+		return renju_forbids(renju_judge_in_place(
+			&pos->board, position_x(idx), position_y(idx)));
+	default:
+		return false;
+	}
+}
+
+/*
+ * Renju: judges the empty cell idx afresh for black. A change is noted on
+ * the undo stack when record is set (not by position_judge_all()).
+ */
+static void cell_judge(struct position *pos, int idx, bool record)
+{
+	bool forbidden = cell_forbidden(pos, idx);
+
+	if (forbidden == pos->forbidden[idx])
+		return;
+	pos->forbidden[idx] = forbidden;
+	cell_refresh(pos, idx, ROLE_FRONT);
+	if (record)
+		pos->flips[pos->flip_count++] = (int16_t)idx;
 }
 
 /*
@@ -345,15 +544,14 @@ static void cell_set(struct position *pos, int idx, int role)
  */
 static void cell_add(struct position *pos, int idx)
 {
-	static const int tens[4] = { 1, 10, 100, 1000 };
 	int front = 0, back = 0, dir;
 
 	for (dir = 0; dir < 4; dir++) {
 		uint8_t pat = position_lookup(pos, pos->code[idx][dir]);
 
 		pos->pat[idx][dir] = pat;
-		front += (pat & 15) * tens[dir];
-		back += (pat >> 4) * tens[dir];
+		front += (pat & 15) * combined_place[dir];
+		back += (pat >> 4) * combined_place[dir];
 	}
 	pos->combined[ROLE_FRONT][idx] = (int16_t)front;
 	pos->combined[ROLE_BACK][idx] = (int16_t)back;
@@ -368,20 +566,9 @@ static void cell_add(struct position *pos, int idx)
 static inline void cell_update_role(struct position *pos, int idx, int role,
 				    int dir, int old, int now)
 {
-	static const int tens[4] = { 1, 10, 100, 1000 };
-	int before = pos->combined[role][idx];
-	int after = before + (now - old) * tens[dir];
-	int threat_before = combined_threat[before];
-	int threat_after = combined_threat[after];
-
-	pos->combined[role][idx] = (int16_t)after;
-	pos->total[role] += combined_value[after] - combined_value[before];
-	pos->value[role][idx] = combined_value[after];
-	if (threat_before != threat_after) {
-		pos->count[role][threat_before]--;
-		pos->count[role][threat_after]++;
-		pos->threat[role][idx] = (uint8_t)threat_after;
-	}
+	pos->combined[role][idx] = (int16_t)(pos->combined[role][idx] +
+					     (now - old) * combined_place[dir]);
+	cell_refresh(pos, idx, role);
 }
 
 /* The patterns of the empty cell idx in direction dir became pat. */
@@ -401,24 +588,18 @@ void position_init(struct position *pos, int size, enum rule rule)
 {
 	int x, y, dir, k;
 
+	const struct rule_patterns *p = &rule_patterns[rule];
+
 	pthread_once(&shared_once, shared_build);
-	if (rule == RULE_STANDARD)
-		pthread_once(&pattern_once[1], patterns_build_standard);
-	else
-		pthread_once(&pattern_once[0], patterns_build_freestyle);
+	pthread_once(&pattern_once[rule], p->build);
 
 	memset(pos, 0, sizeof(*pos));
 	pos->size = size;
 	pos->rule = rule;
-	if (rule == RULE_STANDARD) {
-		pos->patterns = standard_table;
-		pos->pattern_shift = 0;
-		pos->pattern_mask = LINE_CODES - 1;
-	} else {
-		pos->patterns = freestyle_table;
-		pos->pattern_shift = 2;
-		pos->pattern_mask = FREESTYLE_CODES - 1;
-	}
+	pos->patterns = p->table;
+	pos->pattern_shift = p->shift;
+	pos->pattern_mask = p->codes - 1;
+	board_init(&pos->board, size);
 	memset(pos->cell, POS_WALL, sizeof(pos->cell));
 	for (y = 0; y < size; y++)
 		for (x = 0; x < size; x++)
@@ -467,6 +648,9 @@ static inline void line_cell_update(struct position *pos, int other, int dir,
 	pat = position_lookup(pos, *code);
 	if (pat != pos->pat[other][dir])
 		cell_update(pos, other, dir, pat);
+	/* A stone played; position_undo() restores the verdicts it noted. */
+	if (pos->rule == RULE_RENJU && content != POS_EMPTY)
+		cell_judge(pos, other, true);
 }
 
 /*
@@ -519,8 +703,15 @@ void position_play(struct position *pos, int idx, enum role role)
 	if (y > pos->max_y)
 		pos->max_y = y;
 
+	pos->flips_from[pos->stones - 1] = pos->flip_count;
 	cell_subtract(pos, idx);
+	if (pos->forbidden[idx]) {
+		/* white on black's forbidden point */
+		pos->forbidden[idx] = 0;
+		pos->flips[pos->flip_count++] = (int16_t)idx;
+	}
 	pos->cell[idx] = (uint8_t)role;
+	board_set(&pos->board, x, y, role);
 	lines_update(pos, idx, (uint32_t)role);
 	near_update(pos, idx, 1);
 	pos->key ^= zobrist_keys[role][idx];
@@ -535,12 +726,37 @@ void position_undo(struct position *pos)
 	pos->key ^= zobrist_keys[role][idx];
 	near_update(pos, idx, -1);
 	pos->cell[idx] = POS_EMPTY;
+	board_clear(&pos->board, position_x(idx), position_y(idx));
 	lines_update(pos, idx, POS_EMPTY);
+	/* Renju: the verdicts as they were, exactly (see the header). */
+	while (pos->flip_count > pos->flips_from[pos->stones]) {
+		int flipped = pos->flips[--pos->flip_count];
+
+		pos->forbidden[flipped] ^= 1;
+		if (flipped != idx)
+			cell_refresh(pos, flipped, ROLE_FRONT);
+	}
 	cell_add(pos, idx);
 	pos->min_x = box[0];
 	pos->max_x = box[1];
 	pos->min_y = box[2];
 	pos->max_y = box[3];
+}
+
+void position_judge_all(struct position *pos)
+{
+	int x, y;
+
+	if (pos->rule != RULE_RENJU)
+		return;
+	for (y = 0; y < pos->size; y++) {
+		for (x = 0; x < pos->size; x++) {
+			int idx = position_index(x, y);
+
+			if (pos->cell[idx] == POS_EMPTY)
+				cell_judge(pos, idx, false);
+		}
+	}
 }
 
 /* Clamps the bounding box grown by margin to the board. */

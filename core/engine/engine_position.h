@@ -15,10 +15,25 @@
  * (enum threat) and value; per side, the sum of the values over the empty
  * cells and the count of cells of each threat are kept as totals, so the
  * evaluation and the forced-move tests cost O(1).
+ *
+ * Renju: a cell black may not play (renju.h) counts as no threat and no
+ * value for black, and position_playable() says so. Black's line patterns
+ * know an exact five, an overline and two fours in one line, so the four
+ * patterns settle every verdict but a double three, whose threes are real
+ * only if their extensions are not forbidden themselves: each stone judges
+ * those cells on its four lines with renju_judge_in_place(), on a copy of
+ * the stones kept beside the grid. A double three can also change through
+ * a stone off its lines (one of its threes' extension becoming forbidden
+ * or allowed): such a cell keeps its old verdict until a stone lands on
+ * its lines, which only blurs the evaluation deep in a search. Undo puts
+ * back exactly the verdicts its stone changed, so after
+ * position_judge_all() (every verdict exact) the root stays exact through
+ * any search below it.
  */
 #ifndef GOMOKU_ENGINE_POSITION_H
 #define GOMOKU_ENGINE_POSITION_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "board.h"
@@ -28,6 +43,12 @@
 #define POS_STRIDE (BOARD_MAX_SIZE + 2 * POS_PAD)
 #define POS_CELLS (POS_STRIDE * POS_STRIDE)
 
+/*
+ * Renju verdicts one stone can change: its own cell and the forty on its
+ * four lines; times every stone, for the undo stack.
+ */
+#define POS_FLIPS_MAX (BOARD_MAX_CELLS * 41)
+
 /* The content of a grid cell: enum role values, and the wall. */
 #define POS_EMPTY 0
 #define POS_WALL 3
@@ -35,7 +56,8 @@
 /*
  * What a stone would make on one line, weakest first: "F" is open (two
  * ways on), "B" blocked (one way on). F5 is a five (exactly five under
- * the standard rule: an overline is not one).
+ * the standard rule and for black in renju: an overline is not one).
+ * The last two are renju's forbidden shapes for black.
  */
 enum pattern {
 	PAT_NONE, /* no five can ever pass through here on this line */
@@ -48,8 +70,14 @@ enum pattern {
 	PAT_B4, /* a four: one way to five */
 	PAT_F4, /* an open four: two ways to five on this line */
 	PAT_F5, /* a five */
+	/* renju, black only: forbidden on this line alone */
+	PAT_OVERLINE,	 /* six or more in a row */
+	PAT_DOUBLE_FOUR, /* two fours in this one line */
 	PAT_COUNT,
 };
+
+/* The four patterns of a cell as one number, base PAT_COUNT. */
+#define COMBINED_COUNT (PAT_COUNT * PAT_COUNT * PAT_COUNT * PAT_COUNT)
 
 /*
  * What a stone would make over the four lines through a cell. Ordered so
@@ -74,28 +102,35 @@ enum threat {
 /*
  * One of these per search: the stones and their patterns. A cell's code
  * in direction dir holds the ten cells around it on that line, two bits
- * each; combined holds a side's four patterns as one base-10 number.
+ * each; combined holds a side's four patterns as one base-PAT_COUNT
+ * number.
  */
 struct position {
-	int size;			   /* board size N */
-	enum rule rule;			   /* how fives are judged */
-	const uint8_t *patterns;	   /* code -> front | back << 4 */
-	unsigned pattern_shift;		   /* index: code >> shift & mask */
-	uint32_t pattern_mask;		   /* the table's size, minus one */
-	uint8_t cell[POS_CELLS];	   /* POS_EMPTY, a role, POS_WALL */
-	uint32_t code[POS_CELLS][4];	   /* per direction: the line code */
-	uint8_t pat[POS_CELLS][4];	   /* per direction: both patterns */
-	int16_t combined[3][POS_CELLS];	   /* per role: patterns, base 10 */
-	uint8_t threat[3][POS_CELLS];	   /* per role: enum threat */
-	int16_t value[3][POS_CELLS];	   /* per role: the cell's worth */
-	uint8_t near[POS_CELLS];	   /* stones within two cells */
-	int32_t total[3];		   /* per role: value over empties */
-	int16_t count[3][THREAT_COUNT];	   /* per role: empties per threat */
-	uint64_t key;			   /* Zobrist key of the stones */
-	int stones;			   /* stones on the board */
-	int min_x, max_x, min_y, max_y;	   /* bounding box of the stones */
-	int16_t moves[BOARD_MAX_CELLS];	   /* played cells, for undo */
-	int16_t boxes[BOARD_MAX_CELLS][4]; /* bounding box before each */
+	int size;			      /* board size N */
+	enum rule rule;			      /* how fives are judged */
+	const uint8_t *patterns;	      /* code -> front | back << 4 */
+	unsigned pattern_shift;		      /* index: code >> shift & mask */
+	uint32_t pattern_mask;		      /* the table's size, minus one */
+	uint8_t cell[POS_CELLS];	      /* POS_EMPTY, a role, POS_WALL */
+	uint32_t code[POS_CELLS][4];	      /* per direction: the line code */
+	uint8_t pat[POS_CELLS][4];	      /* per direction: both patterns */
+	int16_t combined[3][POS_CELLS];	      /* per role: the four patterns */
+	uint8_t threat[3][POS_CELLS];	      /* per role: enum threat */
+	int16_t value[3][POS_CELLS];	      /* per role: the cell's worth */
+	uint8_t near[POS_CELLS];	      /* stones within two cells */
+	int32_t total[3];		      /* per role: value over empties */
+	int16_t count[3][THREAT_COUNT];	      /* per role: empties per threat */
+	uint8_t forbidden[POS_CELLS];	      /* renju: black may not play */
+	struct board board;		      /* renju: the stones, to judge */
+	uint16_t flip_count;		      /* renju: entries in flips */
+	uint16_t flips_from[BOARD_MAX_CELLS]; /* per stone: flip_count before */
+	int16_t flips[POS_FLIPS_MAX];	      /* cells whose verdict a stone
+					    * flipped, to flip back on undo */
+	uint64_t key;			      /* Zobrist key of the stones */
+	int stones;			      /* stones on the board */
+	int min_x, max_x, min_y, max_y;	      /* bounding box of the stones */
+	int16_t moves[BOARD_MAX_CELLS];	      /* played cells, for undo */
+	int16_t boxes[BOARD_MAX_CELLS][4];    /* bounding box before each */
 };
 
 /* The grid step of each direction: across, down, and both diagonals. */
@@ -143,6 +178,19 @@ static inline enum pattern position_pattern(const struct position *pos, int idx,
 	uint8_t both = pos->pat[idx][dir];
 
 	return (enum pattern)(role == ROLE_FRONT ? both & 15 : both >> 4);
+}
+
+/*
+ * Renju: judges every empty cell for black afresh (see the top of this
+ * file). A no-op under the other rules.
+ */
+void position_judge_all(struct position *pos);
+
+/* Whether role may play the empty cell idx (not if renju forbids it). */
+static inline bool position_playable(const struct position *pos, int idx,
+				     enum role role)
+{
+	return role != ROLE_FRONT || !pos->forbidden[idx];
 }
 
 /*

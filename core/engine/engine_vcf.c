@@ -6,7 +6,9 @@
  * to five (an open or double four) or a five. Two things break a line:
  * the defender holding a four of his own when it is the attacker's turn
  * (the attacker must block it, and only a block that is itself a four
- * keeps the initiative), and two such fours (the defender wins). Positions
+ * keeps the initiative), and two such fours (the defender wins). Under
+ * renju a four whose one answer is forbidden to black wins like a double
+ * four, and black's forbidden cells are no fours of his. Positions
  * proven to have no VCF are remembered in a small hash set, salted per
  * call so that earlier calls never answer for this one.
  */
@@ -128,6 +130,7 @@ static int vcf_moves(const struct position *pos, enum role attacker,
 	if (pos->count[defender][THREAT_F5]) {
 		int block = position_find_five(pos, defender);
 
+		/* (a cell forbidden to black is no threat of his) */
 		if (pos->threat[attacker][block] < THREAT_B4)
 			return 0;
 		moves[0].cell = (int16_t)block;
@@ -175,6 +178,15 @@ static bool vcf_attack(struct vcf *vcf, enum role attacker, int depth)
 			/* not a four after all (cannot happen): skip it */
 			position_undo(pos);
 			continue;
+		}
+		if (!position_playable(pos, block, defender)) {
+			/* renju: black may not block; the five follows */
+			position_undo(pos);
+			vcf->line[2 * depth] = (int16_t)four;
+			vcf->line[2 * depth + 1] = -1;
+			vcf->line[2 * depth + 2] = (int16_t)block;
+			vcf->length = 2 * depth + 3;
+			return true;
 		}
 		if (pos->count[attacker][THREAT_F5] >= 2) {
 			other = vcf_other_five_near(pos, four, attacker, block);
@@ -267,7 +279,7 @@ static bool vct_attack(struct vcf *vcf, enum role attacker, int depth)
 		/* Block his four; the initiative must survive it. */
 		int block = position_find_five(pos, defender);
 
-		if (vcf_tick(vcf))
+		if (!position_playable(pos, block, attacker) || vcf_tick(vcf))
 			return false;
 		position_play(pos, block, attacker);
 		won = vct_pending(pos, attacker) &&
@@ -323,6 +335,8 @@ static bool vct_defend(struct vcf *vcf, enum role attacker, int depth)
 		return true;
 	if (pos->count[attacker][THREAT_F5]) {
 		replies[0] = (int16_t)position_find_five(pos, attacker);
+		if (!position_playable(pos, replies[0], defender))
+			return true; /* renju: black may not block */
 		count = 1;
 	} else if (pos->count[attacker][THREAT_F4]) {
 		/* His blocks: where the attacker would make a four; and his
@@ -336,6 +350,8 @@ static bool vct_defend(struct vcf *vcf, enum role attacker, int depth)
 
 		count = fours;
 		for (i = 0; i < block_count; i++) {
+			if (!position_playable(pos, blocks[i], defender))
+				continue;
 			for (j = 0; j < fours; j++)
 				if (replies[j] == blocks[i])
 					break;

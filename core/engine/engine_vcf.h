@@ -32,7 +32,8 @@ struct vcf {
 	uint64_t deadline_us;	       /* 0: none */
 	bool stopped;		       /* the budget or the deadline ran out */
 	int length;		       /* moves in line, once found */
-	int16_t line[2 * VCF_MAX_DEPTH + 1]; /* attacker, defender, …, five */
+	int16_t line[2 * VCF_MAX_DEPTH + 1]; /* attacker, defender, …, five;
+					      * -1 for a reply renju forbids */
 };
 
 /*

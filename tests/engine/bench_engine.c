@@ -30,7 +30,7 @@ struct bench_options {
 	int openings;		   /* each played twice */
 	uint32_t seed;		   /* of the openings and the engines */
 	int size;		   /* board size */
-	enum rule rule;		   /* freestyle or standard */
+	enum rule rule;		   /* freestyle, standard or renju */
 	enum engine_level level;   /* the level measured */
 	enum engine_level against; /* its opponent */
 	uint64_t nodes;		   /* node budget of the level measured */
@@ -257,7 +257,7 @@ static int usage(const char *program)
 {
 	fprintf(stderr,
 		"usage: %s [--openings N] [--seed S] [--size N] "
-		"[--rule freestyle|standard] [--level L] [--against L] "
+		"[--rule freestyle|standard|renju] [--level L] [--against L] "
 		"[--nodes N] [--deadline-ms M] [--min-win-rate P] "
 		"[--min-back-win-rate P] [--max-p99-ms M] [--verbose]\n",
 		program);
@@ -307,11 +307,7 @@ static int options_parse(int argc, char **argv, struct bench_options *options)
 			options->size = atoi(optarg);
 			break;
 		case 'r':
-			if (strcmp(optarg, "standard") == 0)
-				options->rule = RULE_STANDARD;
-			else if (strcmp(optarg, "freestyle") == 0)
-				options->rule = RULE_FREESTYLE;
-			else
+			if (!rule_parse(optarg, &options->rule))
 				return -EINVAL;
 			break;
 		case 'l':

@@ -20,6 +20,7 @@
 
 #include "board.h"
 #include "renju.h"
+#include "renju_random.h"
 #include "renju_reference.h"
 #include "expect.h"
 
@@ -657,78 +658,6 @@ static void renju_forbidden_writes_at_most_max_and_counts_them_all(void **state)
 	}
 }
 
-/* A fixed-seed xorshift64* generator: the same positions every run. */
-struct prng {
-	uint64_t state; /* never 0 */
-};
-
-static uint32_t random_next(struct prng *prng)
-{
-	prng->state ^= prng->state >> 12;
-	prng->state ^= prng->state << 25;
-	prng->state ^= prng->state >> 27;
-	return (uint32_t)((prng->state * 0x2545f4914f6cdd1dull) >> 32);
-}
-
-/* A number from 0 to below. */
-static int random_below(struct prng *prng, int below)
-{
-	return (int)(random_next(prng) % (uint32_t)below);
-}
-
-/*
- * A coordinate near the middle of a board of size: the sum of two
- * uniform steps, so that stones crowd the centre and shapes form.
- */
-static int random_near_middle(struct prng *prng, int size)
-{
-	int reach = size / 4 + 1;
-	int at = size / 2 + random_below(prng, 2 * reach + 1) - reach +
-		 random_below(prng, 2 * reach + 1) - reach;
-
-	return at < 0 ? 0 : at >= size ? size - 1 : at;
-}
-
-/*
- * Fills board with a random position: mostly 15 x 15, one in ten another
- * size; from a few stones to a crowded middle game, black somewhat more
- * numerous than white so that black shapes form. A black stone that would
- * make five or more is not placed when fives is false.
- */
-static void random_position(struct prng *prng, struct board *board, bool fives)
-{
-	static const int other_sizes[] = { 5, 6, 7, 9, 10, 12, 19, 25 };
-	static const int densities[] = { 12, 30, 60, 110 };
-	int size = BOARD_DEFAULT_SIZE;
-	int stones;
-	int tries;
-	int placed = 0;
-
-	if (random_below(prng, 10) == 0)
-		size = other_sizes[random_below(
-			prng, sizeof(other_sizes) / sizeof(other_sizes[0]))];
-	board_init(board, size);
-	stones = 1 + random_below(prng, densities[random_below(prng, 4)]);
-	if (stones > size * size * 2 / 3)
-		stones = size * size * 2 / 3;
-	for (tries = 0; placed < stones && tries < stones * 20; tries++) {
-		int x = random_near_middle(prng, size);
-		int y = random_near_middle(prng, size);
-		enum role role = random_below(prng, 100) < 57 ? ROLE_FRONT :
-								ROLE_BACK;
-
-		if (board_get(board, x, y) != ROLE_NONE)
-			continue;
-		board_set(board, x, y, role);
-		if (role == ROLE_FRONT && !fives &&
-		    rules_find_five(board, RULE_FREESTYLE, x, y, NULL)) {
-			board_clear(board, x, y);
-			continue;
-		}
-		placed++;
-	}
-}
-
 /* Prints a position and the point two judges disagree on. */
 static void print_mismatch(const struct board *board, int position, int x,
 			   int y, enum renju_verdict got,
@@ -760,7 +689,7 @@ renju_judge_agrees_with_the_reference_on_random_positions(void **state)
 		int x;
 		int y;
 
-		random_position(&prng, &board, false);
+		renju_random_position(&prng, &board, false);
 		for (y = 0; y < board.size; y++) {
 			for (x = 0; x < board.size; x++) {
 				enum renju_verdict got;
@@ -806,7 +735,7 @@ renju_forbidden_agrees_with_the_reference_on_random_positions(void **state)
 		int count;
 		int i;
 
-		random_position(&prng, &board, false);
+		renju_random_position(&prng, &board, false);
 		expected_count = renju_reference_forbidden(&board, expected,
 							   BOARD_MAX_CELLS);
 		count = renju_forbidden(&board, got, BOARD_MAX_CELLS);
@@ -852,7 +781,7 @@ static void renju_forbidden_lists_the_points_renju_judge_forbids(void **state)
 		if (p < loaded->count)
 			board = loaded->positions[p].board;
 		else
-			random_position(&prng, &board, false);
+			renju_random_position(&prng, &board, false);
 		count = renju_forbidden(&board, got, BOARD_MAX_CELLS);
 		forbidding = 0;
 		for (y = 0; y < board.size; y++) {
@@ -951,7 +880,7 @@ static void positions_no_game_reaches_are_judged_without_crashing(void **state)
 
 	(void)state;
 	for (p = 0; p < 300; p++) {
-		random_position(&prng, &board, true);
+		renju_random_position(&prng, &board, true);
 		if (p % 3 == 0) {
 			for (y = 0; y < board.size; y++) {
 				for (x = 0; x < board.size; x++) {
