@@ -25,6 +25,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pbrain/gomocup.h"
+
 /* After a closed pipe, how long to wait for the exit (and its reason). */
 #define PBRAIN_CLIENT_LOST_GRACE_MS 100
 
@@ -255,8 +257,8 @@ static void pbrain_client_started(struct pbrain_client *client)
 	uv_timer_stop(&client->timer);
 	if (pbrain_client_say(
 		    client, false,
-		    "INFO timeout_turn %d\nINFO timeout_match 0\nINFO rule %d\n",
-		    client->turn_ms, client->rule == RULE_STANDARD ? 1 : 0)) {
+		    "INFO timeout_turn %d\nINFO timeout_match 0\nINFO rule %ld\n",
+		    client->turn_ms, gomocup_rule_numbers[client->rule])) {
 		pbrain_client_fail(client, -EPIPE, "engine closed its input");
 		return;
 	}
@@ -492,9 +494,8 @@ struct pbrain_client *pbrain_client_start(uv_loop_t *loop, const char *path,
 	int err;
 
 	if (!loop || !path || !done || board_size < BOARD_MIN_SIZE ||
-	    board_size > BOARD_MAX_SIZE ||
-	    (rule != RULE_FREESTYLE && rule != RULE_STANDARD) || turn_ms < 0 ||
-	    margin_ms < 0)
+	    board_size > BOARD_MAX_SIZE || (unsigned)rule >= RULE_COUNT ||
+	    turn_ms < 0 || margin_ms < 0)
 		return NULL;
 	client = calloc(1, sizeof(*client));
 	if (!client)

@@ -3,8 +3,8 @@
  * protocol, one child process per game, driven on a libuv loop.
  *
  * The engine is started with "START size" (it must answer OK), then told
- * "INFO timeout_turn ms", "INFO timeout_match 0" and "INFO rule 0|1". Each
- * request sends the whole position as BOARD ... DONE ("x,y,1" for the
+ * "INFO timeout_turn ms", "INFO timeout_match 0" and "INFO rule n" (0, 1
+ * or 4: pbrain/gomocup.h). Each request sends the whole position as BOARD ... DONE ("x,y,1" for the
  * engine's own stones, "x,y,2" for the opponent's, in the order they were
  * played), so the engine keeps no state between requests and takebacks
  * cost nothing; the engine answers "x,y". Lines starting with MESSAGE or

@@ -18,9 +18,10 @@
  *                    opponent's) up to DONE; our move "x,y"
  *   TAKEBACK x,y     removes that stone: OK
  *   INFO key value   timeout_turn, timeout_match, time_left (ms),
- *                    max_memory (bytes), rule (0 or 1: freestyle or
- *                    exactly five; other bits are not supported, which a
- *                    MESSAGE line says, and play goes on); no answer
+ *                    max_memory (bytes), rule (gomocup.h: 0 freestyle,
+ *                    1 exactly five, 4 renju; a continuous game and caro
+ *                    are not played, which a MESSAGE line says, and play
+ *                    goes on); no answer
  *   ABOUT            name="gomoku-server", version=…, …
  *   END              exits with status 0
  *
@@ -28,6 +29,10 @@
  * is searched until a deadline: the turn time (INFO timeout_turn, 1 s by
  * default) less a safety margin, and at most a fifteenth of the match
  * time left when the manager says how much that is.
+ *
+ * Renju tells black from white: black moved first, so we are black when
+ * we have as many stones as the opponent (whatever order BOARD sent them
+ * in), and the engine then never plays a forbidden point.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -40,6 +45,7 @@
 
 #include "board.h"
 #include "engine.h"
+#include "gomocup.h"
 
 #ifndef GOMOKU_VERSION
 #define GOMOKU_VERSION "0"
@@ -57,7 +63,7 @@
 struct brain {
 	struct board board;    /* ROLE_FRONT: our stones; ROLE_BACK: his */
 	bool started;	       /* a START came */
-	enum rule rule;	       /* from INFO rule */
+	enum rule rule;	       /* from INFO rule (gomocup.h) */
 	long timeout_turn_ms;  /* INFO timeout_turn; -1: not given */
 	long time_left_ms;     /* INFO time_left; -1: not given */
 	size_t tt_entries;     /* what the engine was made with */
@@ -134,21 +140,53 @@ static uint64_t brain_think_us(const struct brain *brain)
 	return (uint64_t)think * 1000u;
 }
 
+/*
+ * The board as the engine sees it, in view, and our colour there. Only
+ * renju tells the colours apart (ROLE_FRONT is black, who moved first):
+ * there, with fewer stones than the opponent we are white and the
+ * colours are swapped. Elsewhere ours are ROLE_FRONT.
+ */
+static enum role brain_view(const struct brain *brain, struct board *view)
+{
+	int cells = brain->board.size * brain->board.size;
+	int ours = 0, his = 0, i;
+
+	*view = brain->board;
+	if (brain->rule != RULE_RENJU)
+		return ROLE_FRONT;
+	for (i = 0; i < cells; i++) {
+		ours += view->cells[i] == ROLE_FRONT;
+		his += view->cells[i] == ROLE_BACK;
+	}
+	if (ours >= his)
+		return ROLE_FRONT;
+	for (i = 0; i < cells; i++)
+		if (view->cells[i] != ROLE_NONE)
+			view->cells[i] =
+				(uint8_t)role_other((enum role)view->cells[i]);
+	return ROLE_BACK;
+}
+
 /* Chooses, plays and announces our move. */
 static void brain_move(struct brain *brain)
 {
 	struct engine_limits limits = { .now_us = brain_now_us };
 	struct engine_result result;
+	struct board view;
+	enum role me = brain_view(brain, &view);
 	int err;
 
 	if (brain->timeout_turn_ms == 0)
 		limits.max_nodes = BRAIN_FAST_NODES;
 	else
 		limits.deadline_us = brain_now_us(NULL) + brain_think_us(brain);
-	err = engine_choose(brain->engine, &brain->board, ROLE_FRONT,
-			    brain->rule, ENGINE_HARD, &limits, &result);
+	err = engine_choose(brain->engine, &view, me, brain->rule, ENGINE_HARD,
+			    &limits, &result);
 	if (err == -ENOSPC) {
-		brain_say("ERROR the board is full");
+		brain_say("ERROR no move left: the board is full%s",
+			  brain->rule == RULE_RENJU ?
+				  " or every empty point is forbidden" :
+				  "");
 		return;
 	}
 	if (err) {
@@ -197,10 +235,12 @@ static void brain_info(struct brain *brain, const char *key, const char *value)
 		brain->engine = engine;
 		brain->tt_entries = entries;
 	} else if (strcasecmp(key, "rule") == 0) {
-		brain->rule = number & 1 ? RULE_STANDARD : RULE_FREESTYLE;
-		if (number & ~3L)
-			brain_say("MESSAGE rule %ld is not supported (renju, "
-				  "caro): playing %s",
+		long ignored;
+
+		brain->rule = gomocup_rule_parse(number, &ignored);
+		if (ignored)
+			brain_say("MESSAGE rule %ld: continuous games and caro "
+				  "are not supported: playing %s",
 				  number, rule_name(brain->rule));
 	}
 	/* timeout_match, game_type, evaluate, folder: nothing to do */

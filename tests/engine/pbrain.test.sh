@@ -2,7 +2,8 @@
 # pbrain.test.sh - plays a scripted Piskvork (Gomocup) session with
 # pbrain-gomoku and checks every answer: OK where OK is due, moves that
 # are on the board and on empty cells, the forced moves of BOARD
-# positions, errors for what is not supported, and END exiting with 0.
+# positions under freestyle, exactly five and renju (as black and as
+# white), errors for what is not supported, and END exiting with 0.
 #
 #   tests/engine/pbrain.test.sh build/pbrain-gomoku
 set -euo pipefail
@@ -43,7 +44,7 @@ expect_answer() { # COMMAND EXPECTED
 }
 
 # expect_move COMMAND [ALLOWED...]: the answer is a legal move (one of
-# ALLOWED when given); it is recorded as ours.
+# ALLOWED when given; none of them after "not"); it is recorded as ours.
 expect_move() {
 	local command=$1 answer x y
 	shift
@@ -59,7 +60,9 @@ expect_move() {
 		fail "$command: $answer is off the board"
 	elif [ -n "${stones[$x,$y]:-}" ]; then
 		fail "$command: $answer is occupied"
-	elif (($# > 0)) && ! [[ " $* " == *" $answer "* ]]; then
+	elif [[ ${1:-} == not ]] && [[ " ${*:2} " == *" $answer "* ]]; then
+		fail "$command: expected none of ${*:2}, got $answer"
+	elif (($# > 0)) && [[ $1 != not ]] && ! [[ " $* " == *" $answer "* ]]; then
 		fail "$command: expected one of $*, got $answer"
 	else
 		echo "ok: $command -> $answer"
@@ -116,12 +119,34 @@ send "INFO rule 1"
 board_command 2,7,1 3,7,1 4,7,1 6,7,1 7,7,1 1,10,1 2,10,2 3,10,2 4,10,2 \
 	5,10,2
 expect_move DONE 6,10
+
+# Renju (INFO rule 4), with black's double three at (7,7) (row 7 and
+# column 7). As white (fewer stones than the opponent): our four from
+# (3,3) leaves (7,7) as the one block, which black may not play: we win.
+send "INFO rule 4"
+black=(2,2 7,5 7,6 5,7 6,7 8,8)
+white=(13,0 4,4 5,5 6,6 0,13)
+lines=()
+for cell in "${white[@]}"; do lines+=("$cell,1"); done
+for cell in "${black[@]}"; do lines+=("$cell,2"); done
+board_command "${lines[@]}"
+expect_move DONE 3,3
+# As black (as many stones as the opponent), facing that four: never the
+# forbidden block.
+lines=()
+for cell in "${black[@]}"; do lines+=("$cell,1"); done
+for cell in "${white[@]}" 3,3; do lines+=("$cell,2"); done
+board_command "${lines[@]}"
+expect_move DONE not 7,7
+# Under freestyle the block is the one move.
 send "INFO rule 0"
+board_command "${lines[@]}"
+expect_move DONE 7,7
 
 # What is not supported.
-send "INFO rule 4"
-message=$(receive "INFO rule 4")
-[[ $message == MESSAGE* ]] || fail "INFO rule 4: expected a MESSAGE, got '$message'"
+send "INFO rule 2"
+message=$(receive "INFO rule 2")
+[[ $message == MESSAGE* ]] || fail "INFO rule 2: expected a MESSAGE, got '$message'"
 send "START 30"
 answer=$(receive "START 30")
 [[ $answer == ERROR* ]] || fail "START 30: expected ERROR, got '$answer'"

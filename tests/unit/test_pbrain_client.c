@@ -344,7 +344,8 @@ static const struct position front_blocks = {
 static void pbrain_gomoku_answers_legal_moves(void **state)
 {
 	static const int sizes[] = { 15, 20 };
-	static const enum rule rules[] = { RULE_FREESTYLE, RULE_STANDARD };
+	static const enum rule rules[] = { RULE_FREESTYLE, RULE_STANDARD,
+					   RULE_RENJU };
 	static const struct position empty = { 0, { { 0, 0 } } };
 	static const struct position one = { 1, { { 7, 7 } } };
 	struct fixture fx;
