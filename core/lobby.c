@@ -647,8 +647,6 @@ static uint64_t lobby_fill_pool(struct lobby *lobby, struct lobby_pool *pool,
 {
 	struct lobby_player *player;
 
-	if (!engine_plays_rule(pool->key.rule))
-		return UINT64_MAX;
 	/* The queue is oldest first: only its head can be due. */
 	while ((player = lobby_queue_first(pool)) &&
 	       player->waiting_since + fill_ms <= now_ms) {

@@ -263,16 +263,7 @@ handshake_read_query(struct lws *wsi, const struct lobby_pool_key *defaults,
 		return &bad_name;
 	if (!handshake_read_mode(wsi, query))
 		return &bad_mode;
-	static const struct handshake_refusal no_engine_rule = {
-		ERR_BAD_QUERY, "the computer does not play renju yet",
-		"rule without the engine"
-	};
-	const struct handshake_refusal *refusal;
-
 	handshake_read_watch(wsi, query);
 	handshake_read_invite(wsi, query);
-	refusal = handshake_read_pool(wsi, defaults, &query->pool);
-	if (!refusal && query->ai && !engine_plays_rule(query->pool.rule))
-		return &no_engine_rule;
-	return refusal;
+	return handshake_read_pool(wsi, defaults, &query->pool);
 }

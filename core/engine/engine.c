@@ -1097,11 +1097,6 @@ int engine_find_vcf(struct engine *engine, const struct board *board,
 	return written;
 }
 
-bool engine_plays_rule(enum rule rule)
-{
-	return rule == RULE_FREESTYLE || rule == RULE_STANDARD;
-}
-
 const char *engine_level_name(enum engine_level level)
 {
 	switch (level) {

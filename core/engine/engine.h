@@ -168,9 +168,6 @@ int engine_find_vcf(struct engine *engine, const struct board *board,
 		    enum role attacker, enum rule rule, uint64_t max_nodes,
 		    struct cell *moves, int max_moves);
 
-/* True for the rules the server offers the engine for: freestyle and standard. */
-bool engine_plays_rule(enum rule rule);
-
 /* "easy", "medium" or "hard". */
 const char *engine_level_name(enum engine_level level);
 

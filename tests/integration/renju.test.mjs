@@ -2,7 +2,7 @@
 // with black to move carries `forbidden`, the points black may not play;
 // a forbidden move gets error forbidden and changes nothing; white may
 // play there; the rule is journalled and a restored game keeps it; the
-// computer is refused in renju until it knows the rule.
+// computer plays renju at every level, never on a forbidden point.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,10 +12,13 @@ import { connectPlayer, uuid } from './lib/client.mjs';
 import { pairIn, waitIn, timedMove, expectRefusal } from './lib/protocol2.mjs';
 import { rejoin, expectResume, gameRecord, RestartableServer } from './lib/resume.mjs';
 import { pollUntil } from './lib/observe.mjs';
-import { testTimeout } from './lib/time.mjs';
+import { LEVELS, connectAiAs, Position, naiveCell } from './lib/ai.mjs';
+import { testTimeout, scaled } from './lib/time.mjs';
 
 const T = testTimeout(30_000);
 const SIZE = 15;
+const AI_MS = 100; // --ai-ms of the server playing the computer
+const ENGINE_TIMEOUT_MS = scaled(AI_MS + 5000); // a busy machine's slack
 
 /*
  * Black's four stones and white's four, alternating from black:
@@ -98,12 +101,70 @@ describe('renju', () => {
 		}
 	});
 
-	it('refuses mode=ai in renju with bad_query and close 1008', T, async () => {
-		const player = await connectPlayer(server, { uid: uuid(), mode: 'ai', rule: 'renju' }, { label: 'renju ai player' });
-		const error = await player.next('error');
-		assert.equal(error.code, 'bad_query');
-		assert.match(error.message, /renju/);
-		assert.equal((await player.waitClosed()).code, 1008);
+});
+
+const sameCell = (a) => (b) => a.x === b.x && a.y === b.y;
+
+/** The naive player's cell (lib/ai.mjs) among the points not forbidden. */
+function allowedCell(position, forbidden) {
+	const view = Object.create(position);
+	view.content = position.content.slice();
+	for (const { x, y } of forbidden)
+		view.content[y * SIZE + x] = 'forbidden';
+	return naiveCell(view);
+}
+
+/**
+ * Plays player's renju game against the computer to its end, the player
+ * naive and never on a forbidden point. Checks every board against the
+ * model, and that black's every move is off the `forbidden` list of the
+ * board before it; then the winner the model calls for. Resolves with
+ * the number of the engine's moves.
+ */
+async function playRenju(player) {
+	const position = new Position(SIZE);
+	let forbidden = [];
+	let engineMoves = 0;
+	while (!position.result()) {
+		assert.ok(position.moves < SIZE * SIZE, 'expected the game to end before the board fills');
+		let board;
+		if (position.toMove === player.role) {
+			const cell = allowedCell(position, forbidden);
+			player.move(cell.x, cell.y);
+			board = await player.next('board');
+		} else {
+			board = await player.next('board', ENGINE_TIMEOUT_MS);
+			engineMoves++;
+		}
+		const mover = position.toMove;
+		if (mover === 'front')
+			assert.ok(!forbidden.some(sameCell(board.move)),
+				`expected black's ${JSON.stringify(board.move)} off its forbidden points ${JSON.stringify(forbidden)}`);
+		position.play(board, mover, mover === player.role ? player.label : `${player.label} (the engine's move)`);
+		// (the board that ends the game lists none: nobody moves again)
+		forbidden = board.role === 'front' && !position.result() ? board.forbidden : [];
+		assert.ok(Array.isArray(forbidden), `expected a forbidden list with black to move, got ${JSON.stringify(board)}`);
+	}
+	position.assertWinner(await player.next('winner'), player.label);
+	return engineMoves;
+}
+
+describe('renju against the computer', () => {
+	const server = useServer({ args: ['--ai-ms', String(AI_MS)] });
+
+	for (const level of LEVELS) {
+		it(`plays a whole renju game at ${level} as black, never on a forbidden point, to a five`, T, async () => {
+			const player = await connectAiAs(server, 'front', { level, rule: 'renju' });
+			assert.equal(player.roleMessage.rule, 'renju');
+			const engineMoves = await playRenju(player);
+			assert.ok(engineMoves > 0, 'expected the engine to have moved');
+		});
+	}
+
+	it('plays white at hard against a black player who keeps to the allowed points, to a five', T, async () => {
+		const player = await connectAiAs(server, 'back', { level: 'hard', rule: 'renju' });
+		const engineMoves = await playRenju(player);
+		assert.ok(engineMoves > 0, 'expected the engine to have moved');
 	});
 });
 
