@@ -1,20 +1,14 @@
 /*
  * engine_position.c - the engine's board: line patterns kept per empty
  * cell, updated along the four lines through each stone played or taken
- * back.
+ * back, and renju's verdicts for black kept with them.
  *
  * A cell's code in one direction packs the ten cells around it on that
  * line (five each way), two bits each: empty, front, back, wall. The
- * pattern table maps a code to what a front stone and what a back stone
- * at the centre would make. All 3^10 lines of own / empty / blocked cells
- * are classified once per kind of five, exact or five-or-more
- * (recursively: a four has one cell left to a five through the centre,
- * an open four two, a three is one move from a four, …), and each rule's
- * table spreads its two sides' kinds over the 2^20 codes (renju: black
- * needs an exact five, white five or more).
- *
- * Just over 600 lines: the pattern table and the board that reads it are
- * one data structure.
+ * rule's pattern table (engine_patterns.c) maps a code to what a front
+ * stone and what a back stone at the centre would make; the combined
+ * tables give a cell's threat, value and renju verdict from its four
+ * patterns.
  */
 #include "engine_position.h"
 
@@ -23,85 +17,11 @@
 
 #include "renju.h"
 
-/* Cells of a line around its centre: five each way. */
-#define LINE_CELLS 11
-#define LINE_CENTRE 5
-#define LINE_CODES (1u << 20)
-/*
- * Under freestyle the outermost cell each way never matters (a run
- * reaching it is a five either way), so its table drops them: 2^16 codes,
- * 64 KB, which stays in cache; standard needs all ten cells (1 MB).
- */
-#define FREESTYLE_CODES (1u << 16)
-#define LINE_TERNARY 59049 /* 3^10 */
-
-/* A line cell as the pattern classifier sees it. */
-enum line_cell {
-	LINE_EMPTY,
-	LINE_OWN,
-	LINE_BLOCKED, /* the other side's stone or the wall */
-};
-
 const int position_steps[4] = { 1, POS_STRIDE, POS_STRIDE + 1, POS_STRIDE - 1 };
-
-/* What a stone is worth on one line, by the pattern it makes. */
-static const int16_t pattern_worth[PAT_COUNT] = {
-	[PAT_NONE] = 0, [PAT_B1] = 1,	[PAT_F1] = 2,  [PAT_B2] = 4,
-	[PAT_F2] = 10,	[PAT_B3] = 10,	[PAT_F3] = 28, [PAT_B4] = 28,
-	[PAT_F4] = 80,	[PAT_F5] = 300, /* the forbidden shapes: 0 */
-};
-
-/* Each direction's place in a combined number: PAT_COUNT to the dir. */
-static int combined_place[4];
-
-/* What a cell is worth on top of its lines, by its combined threat. */
-static const int16_t threat_bonus[THREAT_COUNT] = {
-	[THREAT_22] = 12,  [THREAT_33] = 140,  [THREAT_43] = 320,
-	[THREAT_F4] = 500, [THREAT_F5] = 1500,
-};
-
-/*
- * What a line makes for one side under one rule, by the base-3 index of
- * its ten cells (line_index()): the classifier's results, built once.
- * Freestyle's serves both sides of freestyle and white in renju; renju's
- * is black's.
- */
-static uint8_t rule_lines[RULE_COUNT][LINE_TERNARY];
-static pthread_once_t lines_once[RULE_COUNT] = { PTHREAD_ONCE_INIT,
-						 PTHREAD_ONCE_INIT,
-						 PTHREAD_ONCE_INIT };
-
-/* Per rule: code -> front pattern | back pattern << 4. */
-static uint8_t freestyle_table[FREESTYLE_CODES];
-static uint8_t standard_table[LINE_CODES];
-static uint8_t renju_table[LINE_CODES];
-static pthread_once_t pattern_once[RULE_COUNT] = { PTHREAD_ONCE_INIT,
-						   PTHREAD_ONCE_INIT,
-						   PTHREAD_ONCE_INIT };
-
-/* The four patterns of a cell (combined) -> its threat and value. */
-static uint8_t combined_threat[COMBINED_COUNT];
-static int16_t combined_value[COMBINED_COUNT];
-
-/* What black's four patterns say of a renju verdict. */
-enum verdict_class {
-	VERDICT_ALLOWED,   /* a five, or nothing forbidden */
-	VERDICT_FORBIDDEN, /* an overline or two fours, and no five */
-	VERDICT_JUDGE,	   /* two open threes: are they real? */
-};
-
-/* Renju, black's four patterns (combined) -> enum verdict_class. */
-static uint8_t combined_verdict[COMBINED_COUNT];
-
-/*
- * Per side (1, 2): the base-3 line index that the low and the high ten
- * bits of a code contribute, for spreading lines over codes.
- */
-static uint32_t code_low[3][1024], code_high[3][1024];
 
 /* Zobrist keys per role (index 1, 2) and grid cell. */
 static uint64_t zobrist_keys[3][POS_CELLS];
-static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
+static pthread_once_t zobrist_once = PTHREAD_ONCE_INIT;
 
 /* splitmix64: the fixed stream the Zobrist keys come from. */
 static uint64_t splitmix64(uint64_t *state)
@@ -113,337 +33,12 @@ static uint64_t splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/* The run of own stones through the centre of line. */
-static int line_run(const uint8_t *line)
-{
-	int run = 1;
-	int i;
-
-	for (i = LINE_CENTRE - 1; i >= 0 && line[i] == LINE_OWN; i--)
-		run++;
-	for (i = LINE_CENTRE + 1; i < LINE_CELLS && line[i] == LINE_OWN; i++)
-		run++;
-	return run;
-}
-
-/*
- * Whether the run through the centre of line is a five under rule (exact
- * unless freestyle; RULE_RENJU classifies black's lines).
- */
-static bool line_is_five(const uint8_t *line, enum rule rule)
-{
-	int run = line_run(line);
-
-	/* A run reaching the line's ends is six or more long. */
-	return rule == RULE_FREESTYLE ? run >= 5 : run == 5;
-}
-
-/* The base-3 index of the ten cells around the centre. */
-static int line_index(const uint8_t *line)
-{
-	int index = 0;
-	int i;
-
-	for (i = LINE_CELLS - 1; i >= 0; i--)
-		if (i != LINE_CENTRE)
-			index = index * 3 + line[i];
-	return index;
-}
-
-/* One step weaker: what a line one move short of p is. */
-static enum pattern pattern_weaken(enum pattern p)
-{
-	switch (p) {
-	case PAT_F4:
-		return PAT_F3;
-	case PAT_B4:
-		return PAT_B3;
-	case PAT_F3:
-		return PAT_F2;
-	case PAT_B3:
-		return PAT_B2;
-	case PAT_F2:
-		return PAT_F1;
-	case PAT_B2:
-		return PAT_B1;
-	default:
-		return PAT_NONE;
-	}
-}
-
-/*
- * What the centre stone (already LINE_OWN) makes on line. memo holds
- * results by line_index(), 0xff when not known yet. Only cells within four
- * of the centre can join a five through it; the two outer ones only tell
- * an exact five from an overline. For black in renju (rule RULE_RENJU)
- * an overline and two fours in the line (two five points that are not
- * the two ends of four in a row) are shapes of their own, which make
- * nothing further.
- */
-static enum pattern line_classify(uint8_t *line, enum rule rule, uint8_t *memo)
-{
-	int index = line_index(line);
-	enum pattern best = PAT_NONE;
-	int fives = 0;
-	int i;
-
-	if (memo[index] != 0xff)
-		return (enum pattern)memo[index];
-	if (line_is_five(line, rule)) {
-		memo[index] = PAT_F5;
-		return PAT_F5;
-	}
-	if (rule == RULE_RENJU && line_run(line) > 5) {
-		memo[index] = PAT_OVERLINE;
-		return PAT_OVERLINE;
-	}
-	for (i = 1; i < LINE_CELLS - 1; i++) {
-		if (i == LINE_CENTRE || line[i] != LINE_EMPTY)
-			continue;
-		line[i] = LINE_OWN;
-		if (line_is_five(line, rule))
-			fives++;
-		line[i] = LINE_EMPTY;
-	}
-	if (fives >= 2 && rule == RULE_RENJU && line_run(line) != 4) {
-		best = PAT_DOUBLE_FOUR;
-	} else if (fives) {
-		best = fives >= 2 ? PAT_F4 : PAT_B4;
-	} else {
-		for (i = 1; i < LINE_CELLS - 1; i++) {
-			enum pattern next;
-
-			if (i == LINE_CENTRE || line[i] != LINE_EMPTY)
-				continue;
-			line[i] = LINE_OWN;
-			next = pattern_weaken(line_classify(line, rule, memo));
-			line[i] = LINE_EMPTY;
-			if (next > best)
-				best = next;
-		}
-	}
-	memo[index] = (uint8_t)best;
-	return best;
-}
-
-/* How a two-bit grid code reads for the side owning the value own. */
-static enum line_cell code_cell(unsigned bits, unsigned own)
-{
-	if (bits == POS_EMPTY)
-		return LINE_EMPTY;
-	return bits == own ? LINE_OWN : LINE_BLOCKED;
-}
-
-/*
- * The base-3 index contributed by five code fields (ten bits), for one
- * side, weighted from the field at position first.
- */
-static void half_indices(int first, unsigned own, uint32_t *out)
-{
-	static const uint32_t powers[10] = { 1,	  3,   9,    27,   81,
-					     243, 729, 2187, 6561, 19683 };
-	unsigned half, field;
-
-	for (half = 0; half < 1024; half++) {
-		uint32_t index = 0;
-
-		for (field = 0; field < 5; field++) {
-			unsigned bits = (half >> (2 * field)) & 3;
-
-			index += code_cell(bits, own) * powers[first + field];
-		}
-		out[half] = index;
-	}
-}
-
-/* Classifies every line for one side under rule into lines. */
-static void lines_build(enum rule rule, uint8_t *lines)
-{
-	uint8_t line[LINE_CELLS];
-	int index, i;
-
-	memset(lines, 0xff, LINE_TERNARY);
-	for (index = 0; index < LINE_TERNARY; index++) {
-		int rest = index;
-
-		for (i = 0; i < LINE_CELLS; i++) {
-			if (i == LINE_CENTRE) {
-				line[i] = LINE_OWN;
-				continue;
-			}
-			line[i] = (uint8_t)(rest % 3);
-			rest /= 3;
-		}
-		line_classify(line, rule, lines);
-	}
-}
-
-static void lines_build_freestyle(void)
-{
-	lines_build(RULE_FREESTYLE, rule_lines[RULE_FREESTYLE]);
-}
-
-static void lines_build_standard(void)
-{
-	lines_build(RULE_STANDARD, rule_lines[RULE_STANDARD]);
-}
-
-static void lines_build_renju(void)
-{
-	lines_build(RULE_RENJU, rule_lines[RULE_RENJU]);
-}
-
-/*
- * The classified lines of one side under rule: the five it needs
- * (RULE_RENJU: black's, with its forbidden shapes).
- */
-static const uint8_t *lines_of(enum rule rule)
-{
-	static void (*const build[RULE_COUNT])(void) = {
-		[RULE_FREESTYLE] = lines_build_freestyle,
-		[RULE_STANDARD] = lines_build_standard,
-		[RULE_RENJU] = lines_build_renju,
-	};
-
-	pthread_once(&lines_once[rule], build[rule]);
-	return rule_lines[rule];
-}
-
-/*
- * Spreads the classified lines of front's rule and back's over the codes
- * of table (codes entries, each read code >> shift: freestyle leaves out
- * the outermost cells, which read as empty).
- */
-static void patterns_spread(uint8_t *table, uint32_t codes, unsigned shift,
-			    const uint8_t *front_lines,
-			    const uint8_t *back_lines)
-{
-	uint32_t code;
-
-	for (code = 0; code < codes; code++) {
-		unsigned full = code << shift;
-		unsigned lo = full & 1023, hi = full >> 10;
-		uint8_t front = front_lines[code_low[1][lo] + code_high[1][hi]];
-		uint8_t back = back_lines[code_low[2][lo] + code_high[2][hi]];
-
-		table[code] = (uint8_t)(front | back << 4);
-	}
-}
-
-static void patterns_build_freestyle(void);
-static void patterns_build_standard(void);
-static void patterns_build_renju(void);
-
-/* Per rule: its table, how a code reads it, and what builds it. */
-static const struct rule_patterns {
-	uint8_t *table;	     /* code >> shift -> both sides' patterns */
-	uint32_t codes;	     /* entries */
-	unsigned shift;	     /* 2: the outermost cells left out */
-	void (*build)(void); /* fills table, run once */
-} rule_patterns[RULE_COUNT] = {
-	[RULE_FREESTYLE] = { freestyle_table, FREESTYLE_CODES, 2,
-			     patterns_build_freestyle },
-	[RULE_STANDARD] = { standard_table, LINE_CODES, 0,
-			    patterns_build_standard },
-	[RULE_RENJU] = { renju_table, LINE_CODES, 0, patterns_build_renju },
-};
-
-/* Fills rule's table from the lines of front's rule and back's. */
-static void patterns_build(enum rule rule, enum rule front, enum rule back)
-{
-	const struct rule_patterns *p = &rule_patterns[rule];
-
-	patterns_spread(p->table, p->codes, p->shift, lines_of(front),
-			lines_of(back));
-}
-
-static void patterns_build_freestyle(void)
-{
-	patterns_build(RULE_FREESTYLE, RULE_FREESTYLE, RULE_FREESTYLE);
-}
-
-static void patterns_build_standard(void)
-{
-	patterns_build(RULE_STANDARD, RULE_STANDARD, RULE_STANDARD);
-}
-
-/* Renju: black needs an exact five, white five or more. */
-static void patterns_build_renju(void)
-{
-	patterns_build(RULE_RENJU, RULE_RENJU, RULE_FREESTYLE);
-}
-
-/* The threat of a cell whose four line patterns are counted in n. */
-static enum threat threat_of(const int *n)
-{
-	if (n[PAT_F5])
-		return THREAT_F5;
-	if (n[PAT_F4] || n[PAT_B4] >= 2)
-		return THREAT_F4;
-	if (n[PAT_B4] && n[PAT_F3])
-		return THREAT_43;
-	if (n[PAT_B4])
-		return THREAT_B4;
-	if (n[PAT_F3] >= 2)
-		return THREAT_33;
-	if (n[PAT_F3])
-		return THREAT_F3;
-	if (n[PAT_B3])
-		return THREAT_B3;
-	if (n[PAT_F2] >= 2)
-		return THREAT_22;
-	if (n[PAT_F2])
-		return THREAT_F2;
-	if (n[PAT_B1] || n[PAT_F1] || n[PAT_B2])
-		return THREAT_LOW;
-	return THREAT_NONE;
-}
-
-/*
- * What black's four line patterns, counted in n, say of a renju verdict
- * (renju_judge_mutable()'s order: a five, an overline, two fours, two
- * threes).
- */
-static enum verdict_class verdict_of(const int *n)
-{
-	if (n[PAT_F5])
-		return VERDICT_ALLOWED;
-	if (n[PAT_OVERLINE] || n[PAT_DOUBLE_FOUR] || n[PAT_F4] + n[PAT_B4] >= 2)
-		return VERDICT_FORBIDDEN;
-	return n[PAT_F3] >= 2 ? VERDICT_JUDGE : VERDICT_ALLOWED;
-}
-
-/* Builds the combined tables, the code halves and the Zobrist keys. */
-static void shared_build(void)
+/* Draws the Zobrist keys. */
+static void zobrist_build(void)
 {
 	uint64_t state = 0x676f6d6f6b75ull; /* "gomoku" */
-	int index, role, cell, dir;
-	unsigned own;
+	int role, cell;
 
-	/* Fields 0-4 are cells -5..-1, fields 5-9 cells +1..+5. */
-	for (own = 1; own <= 2; own++) {
-		half_indices(0, own, code_low[own]);
-		half_indices(5, own, code_high[own]);
-	}
-
-	for (dir = 0; dir < 4; dir++)
-		combined_place[dir] =
-			dir ? combined_place[dir - 1] * PAT_COUNT : 1;
-	for (index = 0; index < COMBINED_COUNT; index++) {
-		int n[PAT_COUNT] = { 0 };
-		int rest = index, value = 0;
-		enum threat threat;
-
-		for (dir = 0; dir < 4; dir++) {
-			n[rest % PAT_COUNT]++;
-			value += pattern_worth[rest % PAT_COUNT];
-			rest /= PAT_COUNT;
-		}
-		threat = threat_of(n);
-		combined_threat[index] = (uint8_t)threat;
-		combined_value[index] = (int16_t)(value + threat_bonus[threat]);
-		combined_verdict[index] = (uint8_t)verdict_of(n);
-	}
 	for (role = 0; role < 3; role++)
 		for (cell = 0; cell < POS_CELLS; cell++)
 			zobrist_keys[role][cell] = splitmix64(&state);
@@ -586,19 +181,16 @@ static inline void cell_update(struct position *pos, int idx, int dir,
 
 void position_init(struct position *pos, int size, enum rule rule)
 {
+	struct pattern_table table = patterns_table(rule);
 	int x, y, dir, k;
 
-	const struct rule_patterns *p = &rule_patterns[rule];
-
-	pthread_once(&shared_once, shared_build);
-	pthread_once(&pattern_once[rule], p->build);
-
+	pthread_once(&zobrist_once, zobrist_build);
 	memset(pos, 0, sizeof(*pos));
 	pos->size = size;
 	pos->rule = rule;
-	pos->patterns = p->table;
-	pos->pattern_shift = p->shift;
-	pos->pattern_mask = p->codes - 1;
+	pos->patterns = table.patterns;
+	pos->pattern_shift = table.shift;
+	pos->pattern_mask = table.mask;
 	board_init(&pos->board, size);
 	memset(pos->cell, POS_WALL, sizeof(pos->cell));
 	for (y = 0; y < size; y++)

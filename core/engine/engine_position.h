@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "board.h"
+#include "engine_patterns.h"
 
 /* Wall cells around the board: a line reads five cells each way. */
 #define POS_PAD 5
@@ -52,52 +53,6 @@
 /* The content of a grid cell: enum role values, and the wall. */
 #define POS_EMPTY 0
 #define POS_WALL 3
-
-/*
- * What a stone would make on one line, weakest first: "F" is open (two
- * ways on), "B" blocked (one way on). F5 is a five (exactly five under
- * the standard rule and for black in renju: an overline is not one).
- * The last two are renju's forbidden shapes for black.
- */
-enum pattern {
-	PAT_NONE, /* no five can ever pass through here on this line */
-	PAT_B1,
-	PAT_F1,
-	PAT_B2,
-	PAT_F2, /* an open two: one move from an open three */
-	PAT_B3, /* a three: one move from a four */
-	PAT_F3, /* an open three: one move from an open four */
-	PAT_B4, /* a four: one way to five */
-	PAT_F4, /* an open four: two ways to five on this line */
-	PAT_F5, /* a five */
-	/* renju, black only: forbidden on this line alone */
-	PAT_OVERLINE,	 /* six or more in a row */
-	PAT_DOUBLE_FOUR, /* two fours in this one line */
-	PAT_COUNT,
-};
-
-/* The four patterns of a cell as one number, base PAT_COUNT. */
-#define COMBINED_COUNT (PAT_COUNT * PAT_COUNT * PAT_COUNT * PAT_COUNT)
-
-/*
- * What a stone would make over the four lines through a cell. Ordered so
- * that "threat >= THREAT_B4" means "makes a four or better" and
- * "threat >= THREAT_F4" means "makes two ways to five".
- */
-enum threat {
-	THREAT_NONE,
-	THREAT_LOW, /* ones and blocked twos */
-	THREAT_F2,  /* one open two */
-	THREAT_22,  /* two open twos */
-	THREAT_B3,  /* a three (maybe with twos) */
-	THREAT_F3,  /* one open three */
-	THREAT_33,  /* two open threes */
-	THREAT_B4,  /* one four */
-	THREAT_43,  /* a four and an open three */
-	THREAT_F4,  /* an open four or two fours */
-	THREAT_F5,  /* a five */
-	THREAT_COUNT,
-};
 
 /*
  * One of these per search: the stones and their patterns. A cell's code
