@@ -90,7 +90,7 @@ async function matched(host, friend) {
 
 /** The room of the game a player's page plays (what it keeps for a reload). */
 async function roomOf(player) {
-	return player.page.evaluate(() => JSON.parse(sessionStorage.getItem('gomoku.game') || 'null')?.room);
+	return player.page.evaluate(() => JSON.parse(localStorage.getItem('gomoku.game') || 'null')?.room);
 }
 
 /**

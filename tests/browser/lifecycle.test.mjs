@@ -282,7 +282,7 @@ describe('the whole game of protocol 2 in the browser', () => {
 		assert.equal(roles.length, 2, 'expected a second role for the rematch');
 		assert.notEqual(roles[1].room, roles[0].room, 'expected a new room id');
 		assert.equal(roles[1].role, roles[0].role === 'front' ? 'back' : 'front');
-		assert.deepEqual(JSON.parse(await one.page.evaluate(() => sessionStorage.getItem('gomoku.game'))),
+		assert.deepEqual(JSON.parse(await one.page.evaluate(() => localStorage.getItem('gomoku.game'))),
 			{ room: roles[1].room, role: roles[1].role }, 'expected the new game remembered for a reload');
 		await playMoves(second, [{ role: 'front', x: 3, y: 3 }]);
 		await second.front.screenshot('desktop-lifecycle-rematch');

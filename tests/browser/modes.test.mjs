@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { useBrowser, matchPlayers, playMoves, boardAfter, WAIT_MS } from './lib/browser.mjs';
-import { testTimeout } from '../integration/lib/time.mjs';
+import { testTimeout, scaled } from '../integration/lib/time.mjs';
 
 const T = testTimeout(120_000);
 
@@ -83,6 +83,19 @@ function greedyMove(board, stone) {
 		}
 	}
 	return best;
+}
+
+/** Asserts that the prompt is shown and covers no part of the board. */
+async function assertPromptOffBoard(player) {
+	const { prompt, board } = await player.page.evaluate(() => {
+		const rect = (id) => {
+			const box = document.getElementById(id).getBoundingClientRect();
+			return { left: box.left, right: box.right, top: box.top, bottom: box.bottom };
+		};
+		return { prompt: rect('prompt'), board: rect('board') };
+	});
+	const overlaps = prompt.left < board.right && prompt.right > board.left && prompt.top < board.bottom && prompt.bottom > board.top;
+	assert.ok(!overlaps, `expected ${player.label}'s prompt ${JSON.stringify(prompt)} off the board ${JSON.stringify(board)}`);
 }
 
 /** Waits until the game is over or it is this player's turn again. */
@@ -306,6 +319,41 @@ describe('game modes', () => {
 		});
 	}
 
+	it('keeps a game on one screen through a reload, redo included, and asks before leaving it once a move was played', T, async () => {
+		const player = await openPlayer({ label: 'hot-seat players' });
+		await player.page.click('#mode [data-mode="local"]');
+		await player.page.click('#main');
+		await player.waitFor({ state: 'playing', kind: 'local', live: 'true' });
+		await playLocal(player, 1, 7, 7);
+		await playLocal(player, 2, 8, 8);
+		await playLocal(player, 3, 7, 8);
+		await player.pressButton('#undo');
+		await player.waitForMoves(2);
+		const board = await player.board();
+
+		await player.page.reload();
+		await player.waitFor({ state: 'playing', kind: 'local', live: 'true' });
+		assert.equal(await player.board(), board, 'expected the game back as it was');
+		assert.equal(await player.text('#status'), 'Black to move');
+		await assertTools(player, { undo: 'enabled', redo: 'enabled' }, 'after the reload');
+		await player.pressButton('#redo');
+		await player.waitForMoves(3);
+
+		// Leave game: asked first; No keeps it, Yes drops it.
+		await player.pressButton('#cancel');
+		await player.waitFor({ confirm: 'leave', state: 'playing' });
+		assert.equal(await player.text('#prompt-text'), 'Leave this game? It will not be kept.');
+		await player.pressButton('#decline');
+		await player.waitFor({ confirm: '', state: 'playing' });
+		assert.equal(await player.boardData('moves'), '3');
+		await player.pressButton('#cancel');
+		await player.pressButton('#accept');
+		await player.waitFor({ state: 'idle' });
+		await player.page.reload();
+		await player.waitFor({ state: 'idle' });
+		assert.equal(await player.boardData('moves'), '0', 'expected a game left not to come back');
+	});
+
 	it('names the computer in the page\'s language from its level, the only thing the server says of it', T, async () => {
 		// The page's socket goes through a route that passes every message
 		// on and notes the roles the server sends.
@@ -335,7 +383,7 @@ describe('game modes', () => {
 		assert.equal(await player.text('#opponent .name'), 'Computer (easy)');
 	});
 
-	it('asks the opponent for a takeback online: declined once, then the other player\'s accepted', T, async () => {
+	it('asks the opponent for a takeback online: the prompt off the board, declined once (told once, Undo counting down), then the other player\'s accepted', T, async () => {
 		const one = await openPlayer({ label: 'player one' });
 		const two = await openPlayer({ device: 'phone', label: 'player two' });
 		const pair = await matchPlayers(one, two);
@@ -359,6 +407,7 @@ describe('game modes', () => {
 		assert.equal(await back.text('#prompt-text'), 'Your opponent asks to take back a move.');
 		assert.equal(await back.text('#note'), 'Your opponent asks to take back a move.');
 		await back.assertFits('with the takeback prompt');
+		await assertPromptOffBoard(back);
 		if (back.device === 'phone')
 			await back.screenshot('phone-10-takeback-offer');
 		await back.pressButton('#decline');
@@ -366,16 +415,17 @@ describe('game modes', () => {
 		await back.page.waitForSelector('#prompt', { state: 'hidden' });
 		assert.equal(await back.text('#note'), 'You declined the takeback.');
 		await front.waitFor({ offer: '' });
-		await front.page.waitForSelector('#toast.show');
-		assert.equal(await front.text('#toast'), 'Takeback declined.');
 		assert.equal(await front.text('#note'), 'Your opponent declined the takeback.');
+		assert.equal(await front.page.isVisible('#toast.show'), false, 'expected the answer told once, by the note');
 		for (const player of [front, back])
 			assert.equal(await player.board(), boardAfter(opening), `expected ${player.label}'s board unchanged`);
 
-		// Asking again at once is too soon.
-		await front.pressButton('#undo');
-		await front.page.waitForSelector('#toast[data-code="too_soon"]');
-		assert.equal(await front.text('#toast'), 'Your takeback was just declined: wait a few seconds before asking again.');
+		// Asking again at once would be too soon: Undo counts down instead.
+		assert.match(await front.text('#undo'), /^Undo \((10|9|8|7) s\)$/);
+		assert.equal(await front.page.isDisabled('#undo'), true);
+		await front.page.waitForFunction(() => /^Undo \(\d s\)$/.test(document.getElementById('undo').textContent) &&
+			Number(document.getElementById('undo').dataset.wait) <= 8);
+		assert.equal(front.sentFrames.filter((frame) => frame.includes('"offer"')).length, 1, 'expected no second offer sent');
 
 		// White asks instead; black accepts: white's stone is taken back.
 		await back.pressButton('#undo');
@@ -383,6 +433,7 @@ describe('game modes', () => {
 		await back.waitFor({ offer: 'sent' });
 		await front.page.waitForSelector('#prompt', { state: 'visible' });
 		await front.assertFits('with the takeback prompt');
+		await assertPromptOffBoard(front);
 		if (front.device === 'phone')
 			await front.screenshot('phone-10-takeback-offer');
 		await front.pressButton('#accept');
@@ -392,8 +443,6 @@ describe('game modes', () => {
 			assert.equal(await player.board(), boardAfter(opening.slice(0, 1)), `expected ${player.label} to show the takeback`);
 			assert.equal(await player.boardData('last'), '7,7');
 		}
-		await back.page.waitForSelector('#toast.show');
-		assert.equal(await back.text('#toast'), 'Takeback accepted.');
 		assert.equal(await back.text('#note'), 'Your opponent accepted the takeback.');
 		assert.equal(await back.app('turn'), 'me', 'expected white to move again');
 		assert.equal(await front.text('#status'), 'Opponent’s turn');
@@ -404,11 +453,43 @@ describe('game modes', () => {
 			assert.equal(await player.board(), boardAfter([opening[0], { role: 'back', x: 6, y: 6 }]));
 		const offers = (player) => player.sentFrames.map((text) => JSON.parse(text)).filter((message) => message.type !== 'move');
 		assert.deepEqual(offers(front), [
-			{ type: 'offer', what: 'takeback' }, { type: 'offer', what: 'takeback' },
-			{ type: 'answer', what: 'takeback', accept: true },
-		]);
+			{ type: 'offer', what: 'takeback' }, { type: 'answer', what: 'takeback', accept: true },
+		], 'expected no second offer while Undo counted down');
 		assert.deepEqual(offers(back), [
 			{ type: 'answer', what: 'takeback', accept: false }, { type: 'offer', what: 'takeback' },
 		]);
+	});
+});
+
+describe('a game against the computer through a reload', () => {
+	// The seat waits for the reloaded page (the suites' servers wait 0 s).
+	const GRACE_S = 5;
+	const { openPlayer } = useBrowser({ args: ['--reconnect-grace', String(GRACE_S)] },
+		{ settleTimeoutMs: scaled(GRACE_S * 1000 + 5000) });
+
+	it('keeps the computer\'s game through a reload with what it can redo', T, async () => {
+		const player = await openPlayer({ label: 'player against the computer' });
+		await player.pressButton('#mode [data-mode="ai"]');
+		await player.pressButton('#level [data-level="easy"]');
+		await player.pressButton('#main');
+		await player.waitFor({ state: 'playing', kind: 'ai', live: 'true' });
+		const mine = await player.app('role') === 'front' ? 'x' : 'o';
+		const start = Number(await player.boardData('moves'));
+		await player.page.waitForSelector('#app[data-turn="me"]');
+		await player.clickCell(3, 3);
+		await player.waitForMoves(start + 2); // mine and the computer's reply
+		await player.page.waitForSelector('#app[data-turn="me"]');
+		await player.pressButton('#undo');
+		await player.waitForMoves(start);
+		await player.page.waitForSelector('#app[data-turn="me"][data-live="true"]');
+		assert.equal(await player.page.isEnabled('#redo'), true, 'expected Redo after Undo');
+
+		await player.page.reload();
+		await player.waitFor({ state: 'playing', kind: 'ai', live: 'true' });
+		assert.equal(await player.boardData('moves'), String(start));
+		assert.equal(await player.page.isEnabled('#redo'), true, 'expected Redo still there after the reload');
+		await player.pressButton('#redo');
+		await player.waitForMoves(start + 2);
+		assert.equal((await player.board())[3 * 15 + 3], mine, 'expected my stone back on (3, 3)');
 	});
 });

@@ -2,7 +2,8 @@
 // games that survive the server: a graceful stop (SIGTERM) and a crash
 // (SIGKILL, 20 times, while moves are in flight) both leave every
 // unfinished game resumable with the exact board, no acknowledged move
-// lost and no game duplicated.
+// lost and no game duplicated; an outage longer than the reconnect grace
+// still gives the players the whole grace from the restart.
 //
 // One suite per behaviour; just over 600 lines, most of it the crash
 // cycles' bookkeeping.
@@ -21,7 +22,7 @@ import {
 	sleep, replay, rejoin, expectResume, getGame, gameRecord, waitForGameStatus,
 	RestartableServer, sqliteQuery,
 } from './lib/resume.mjs';
-import { testTimeout } from './lib/time.mjs';
+import { testTimeout, scaled } from './lib/time.mjs';
 
 const T = testTimeout(30_000);
 const SIZE = 15;
@@ -377,6 +378,49 @@ function winningPlan(random) {
 	const script = winningScript({ size: SIZE, winner, direction, start });
 	return { plan: script.moves, winner, line: script.line };
 }
+
+describe('an outage longer than the reconnect grace', () => {
+	// The players come back MARGIN s before the grace from the restart
+	// runs out (a margin that grows on a slower machine), after an outage
+	// a second longer than the grace.
+	const MARGIN = Math.ceil(scaled(1500) / 1000);
+	const GRACE = 2 + MARGIN;
+	let restartable;
+
+	after(async () => {
+		await closeAllClients();
+		if (restartable)
+			await restartable.stop();
+	});
+
+	it('gives the players of a restored game the whole grace from the restart, however long the server was down', testTimeout(30_000), async () => {
+		restartable = new RestartableServer({ args: ['--reconnect-grace', String(GRACE)] });
+		let server = await restartable.start();
+		const pair = await namedPair(server, 3, { names: ['Long', 'Gone'] });
+		await restartable.kill();
+		// Down for longer than the grace: counted from the crash, it would be over.
+		await sleep((GRACE + 1) * 1000);
+		const restartedAt = Date.now();
+		server = await restartable.start();
+		// Both come back most of a grace after the restart: the game waits.
+		await sleep((GRACE - MARGIN) * 1000);
+		const record = await gameRecord(server, pair.room, { secrets: secretsOf(pair) });
+		assert.equal(record.status, 'live', `expected the game still live ${Date.now() - restartedAt} ms after the restart, ` +
+			`got ${JSON.stringify(record)}`);
+		const front = await rejoin(server, pair.front);
+		await expectResume(front, { room: pair.room, role: 'front', moves: pair.played, size: SIZE });
+		const away = await front.next('opponent_away');
+		assert.ok(away.seconds >= 1 && away.seconds <= GRACE, `expected the rest of the grace from the restart, got ${JSON.stringify(away)}`);
+		const back = await rejoin(server, pair.back);
+		await expectResume(back, { room: pair.room, role: 'back', moves: pair.played, size: SIZE });
+		await front.next('opponent_back');
+		const resumed = { front, back };
+		await playMoves(resumed, pair.moves.slice(3), {
+			size: SIZE, startContent: pair.content, startMoves: 3, lastEndsGame: true,
+		});
+		await expectWinner(resumed, { winner: 'front', reason: 'five' });
+	});
+});
 
 describe(`${CYCLES} crashes (SIGKILL) with moves in flight`, () => {
 	let restartable;

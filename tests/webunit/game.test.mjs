@@ -10,12 +10,15 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { reduce } from '../../web/js/game.js';
+import { localRecord } from '../../web/js/local.js';
 import { run } from './lib/reducer.mjs';
 import {
 	initialState, emptyCells, canPlace, isLive, isMyTurn, canUndo, canRedo, canAnswer,
 } from '../../web/js/state.js';
-import { turnOf, boardText, statusOf, noteOf, toolsOf, moverRole } from '../../web/js/view.js';
-import { RETRY_DELAYS_MS } from '../../web/js/protocol.js';
+import {
+	turnOf, boardText, statusOf, noteOf, toolsOf, moverRole, controlsOf, playersOf, UNREACHABLE_AFTER, undoWaitOf,
+} from '../../web/js/view.js';
+import { SEARCH_RETRIES } from '../../web/js/protocol.js';
 
 const ROOM = '9c1d4a77-2b3e-4f10-8a6b-5d4e3c2b1a09';
 const UID = '3f2b8c1e-6a4d-4e2f-9b1a-0c5d7e8f9a0b';
@@ -263,25 +266,31 @@ describe('the end of a game', () => {
 describe('a dropped socket', () => {
 	const moves = [{ x: 7, y: 7, role: 'front' }, { x: 8, y: 8, role: 'back' }];
 
-	it('mid-game: keeps the board, not live, and reconnects after 0.5 s, then 1, 2, 4, 8, 8 and 8 s, then gives up', () => {
+	it('mid-game: keeps the board, the cards and the colours, not live, and retries every 5 s for as long as the page is open', () => {
 		let state = run(playing('front'), boardMessage(moves)).state;
 		const delays = [];
-		for (let attempt = 0; attempt < RETRY_DELAYS_MS.length; attempt++) {
-			const result = reduce(state, { type: 'client/closed', code: 1006 });
+		let now = 10_000;
+		for (let attempt = 0; attempt < 40; attempt++) {
+			const result = reduce(state, { type: 'client/closed', code: 1006 }, now);
 			state = result.state;
 			assert.equal(state.phase, 'resuming');
 			assert.equal(state.link, 'retrying');
 			assert.equal(isLive(state), false);
-			assert.deepEqual(statusOf(state), { key: 'status.reconnecting' });
+			assert.deepEqual(statusOf(state),
+				{ key: attempt < UNREACHABLE_AFTER ? 'status.reconnecting' : 'status.unreachable.retrying' });
 			assert.equal(boardText(state.cells).replace(/\./g, ''), 'xo', 'expected the old board kept, dimmed');
-			delays.push(result.effects.find((effect) => effect.kind === 'reconnect').delay);
+			const delay = result.effects.find((effect) => effect.kind === 'reconnect').delay;
+			delays.push(delay);
+			assert.deepEqual(noteOf(state, now + 1), { key: 'note.retry', params: { seconds: Math.ceil(delay / 1000) } });
+			now += delay + 100;
 		}
-		assert.deepEqual(delays, RETRY_DELAYS_MS);
-		const { state: lost, effects } = run(state, { type: 'client/closed', code: 1006 });
-		assert.equal(lost.phase, 'over');
-		assert.equal(lost.outcome, 'lost');
-		assert.deepEqual(statusOf(lost), { key: 'status.lost' });
-		assert.deepEqual(kinds(effects), ['forget-game', 'sound:loss']);
+		assert.deepEqual(delays.slice(0, 6), [500, 1000, 2000, 4000, 5000, 5000]);
+		assert.ok(delays.slice(4).every((delay) => delay === 5000), 'expected every 5 s from then on');
+		const cards = playersOf(state, 'en', 'Bo', now);
+		assert.deepEqual([cards.me.role, cards.opponent.role, cards.opponent.name], ['front', 'back', 'Ada'],
+			'expected the cards to keep the seat while reconnecting, not "Waiting…"');
+		const { state: back } = run(state, WELCOME, { type: 'role', role: 'front', room: ROOM, size: 15, rule: 'freestyle', opponent: { name: 'Ada' } });
+		assert.equal(back.phase, 'playing', 'expected the seat taken back once the server answers');
 	});
 
 	it('takes the seat back: same room, the server\'s board, live only after the pong', () => {
@@ -315,33 +324,64 @@ describe('a dropped socket', () => {
 		assert.equal(boardText(state.cells).replace(/\./g, ''), 'x');
 	});
 
-	it('finds the seat gone (queued instead): the game is lost, and the socket closed at once', () => {
+	it('finds the seat gone (queued instead): the start screen says the game is no longer there, declares no result, and the socket is closed at once', () => {
 		const { state, effects } = run(playing('front'), { type: 'client/closed', code: 1006 }, WELCOME,
 			{ type: 'waiting' });
-		assert.equal(state.phase, 'over');
-		assert.equal(state.outcome, 'lost');
-		assert.deepEqual(kinds(effects).slice(-3), ['disconnect', 'forget-game', 'sound:loss']);
-		assert.deepEqual(statusOf(state), { key: 'status.lost' });
+		assert.equal(state.phase, 'idle');
+		assert.equal(state.notice, 'gone');
+		assert.equal(state.outcome, null);
+		assert.deepEqual(kinds(effects).slice(-2), ['disconnect', 'forget-game']);
+		assert.ok(!kinds(effects).includes('sound:loss'));
+		assert.deepEqual(statusOf(state), { key: 'status.gone' });
 	});
 
-	it('matched into another room instead: the game is lost', () => {
+	it('matched into another room instead: the game is gone, nothing declared', () => {
 		const { state, effects } = run(playing('front'), { type: 'client/closed', code: 1006 }, WELCOME,
 			{ type: 'role', role: 'back', room: 'another-room', size: 15, rule: 'freestyle' });
-		assert.equal(state.outcome, 'lost');
+		assert.equal(state.notice, 'gone');
 		assert.ok(kinds(effects).includes('disconnect'));
 	});
 
-	it('4001, another tab took the seat: no reconnect, a new uid for this tab', () => {
-		const { state, effects } = run(playing('front'), { type: 'client/closed', code: 4001 });
-		assert.equal(state.phase, 'over');
-		assert.equal(state.outcome, 'replaced');
-		assert.deepEqual(kinds(effects), ['forget-game', 'new-uid']);
-		assert.deepEqual(statusOf(state), { key: 'status.replaced' });
+	it('4001, another tab took the seat: no reconnect, the game kept; "Continue here" takes it back', () => {
+		const { state, effects } = run(playing('front'), boardMessage(moves), { type: 'client/closed', code: 4001 });
+		assert.equal(state.phase, 'elsewhere');
+		assert.deepEqual(effects.filter((effect) => effect.kind !== 'sound'), [], 'expected no reconnect, no forgetting');
+		assert.deepEqual(statusOf(state), { key: 'status.elsewhere' });
+		assert.deepEqual(controlsOf(state).main, { key: 'button.continue', disabled: false });
+		assert.equal(isLive(state), false);
+		assert.equal(boardText(state.cells).replace(/\./g, ''), 'xo', 'expected the last position kept');
+		const cards = playersOf(state, 'en', 'Bo', 0);
+		assert.deepEqual([cards.me.role, cards.opponent.name], ['front', 'Ada']);
+		const again = run(state, { type: 'client/closed', code: 1006 });
+		assert.equal(again.state.phase, 'elsewhere', 'expected no retry of its own');
+		const taken = run(state, { type: 'client/find' });
+		assert.equal(taken.state.phase, 'resuming');
+		assert.deepEqual(taken.state.resume, { room: ROOM, role: 'front' });
+		assert.deepEqual(kinds(taken.effects), ['connect']);
+		const resumed = run(taken.state, WELCOME, { type: 'role', role: 'front', room: ROOM, size: 15, rule: 'freestyle', opponent: { name: 'Ada' } });
+		assert.equal(resumed.state.phase, 'playing');
+	});
+
+	it('4001 while searching: the start screen says the search goes on in another tab', () => {
+		const { state, effects } = run(initialState(), { type: 'client/find' }, WELCOME, { type: 'client/closed', code: 4001 });
+		assert.equal(state.phase, 'idle');
+		assert.deepEqual(statusOf(state), { key: 'status.search_elsewhere' });
+		assert.deepEqual(kinds(effects), ['forget-game', 'connect']);
+	});
+
+	it('a first connection that fails: "Cannot reach the server" at once, with Try again', () => {
+		const { state, effects } = run(initialState(), { type: 'client/find' }, { type: 'client/closed', code: 1006 });
+		assert.equal(state.phase, 'idle');
+		assert.deepEqual(statusOf(state), { key: 'status.unreachable' });
+		assert.equal(controlsOf(state).main.key, 'button.try_again');
+		assert.ok(!kinds(effects).includes('reconnect'));
+		const again = run(state, { type: 'client/find' });
+		assert.equal(again.state.phase, 'searching');
 	});
 
 	it('while searching: reconnects and searches on, and gives up after the last try', () => {
 		let state = run(initialState(), { type: 'client/find' }, WELCOME, { type: 'waiting' }).state;
-		for (let attempt = 0; attempt < RETRY_DELAYS_MS.length; attempt++) {
+		for (let attempt = 0; attempt < SEARCH_RETRIES; attempt++) {
 			const result = reduce(state, { type: 'client/closed', code: 1006 });
 			state = result.state;
 			assert.equal(state.phase, 'searching');
@@ -532,8 +572,19 @@ describe('a local game (two players, one screen)', () => {
 		assert.deepEqual(kinds(again.effects), ['sound:stone', 'sound:win']);
 	});
 
-	it('leaves the game for the start screen, and "Play again" starts a fresh one', () => {
-		const left = reduce(localAfter([[7, 7]]).state, { type: 'client/cancel' }).state;
+	it('leaves the game for the start screen (asked first once a move was played), and "Play again" starts a fresh one', () => {
+		const asked = reduce(localAfter([[7, 7]]).state, { type: 'client/cancel' }).state;
+		assert.equal(asked.phase, 'playing');
+		assert.equal(asked.confirm, 'leave');
+		assert.deepEqual(controlsOf(asked).prompt,
+			{ hidden: false, key: 'prompt.leave', accept: 'button.leave.confirm', decline: 'button.cancel', disabled: false });
+		const stays = reduce(asked, { type: 'client/answer', accept: false }).state;
+		assert.equal(stays.phase, 'playing');
+		assert.equal(stays.confirm, null);
+		assert.equal(stays.moves, 1);
+		const unasked = reduce(localAfter([]).state, { type: 'client/cancel' }).state;
+		assert.equal(unasked.phase, 'idle', 'expected a game with no move left at once');
+		const left = reduce(asked, { type: 'client/answer', accept: true }).state;
 		assert.equal(left.phase, 'idle');
 		assert.equal(left.kind, '');
 		assert.deepEqual(toolsOf(left), { undo: false, redo: false });
@@ -541,6 +592,25 @@ describe('a local game (two players, one screen)', () => {
 		assert.equal(again.phase, 'playing');
 		assert.equal(again.moves, 0);
 		assert.equal(again.winner, null);
+	});
+
+	it('is restored from what the page kept (localRecord), every move replayed by the rules, the redo stack too', () => {
+		let game = localAfter([[7, 7], [8, 8], [7, 8]]).state;
+		game = reduce(game, { type: 'client/undo' }).state;
+		const record = JSON.parse(JSON.stringify(localRecord(game.local)));
+		const { state } = reduce(initialState(), { type: 'client/restore-local', record });
+		assert.equal(state.phase, 'playing');
+		assert.equal(state.kind, 'local');
+		assert.equal(state.moves, 2);
+		assert.deepEqual(state.cells, game.cells);
+		assert.equal(canRedo(state), true);
+		const redone = reduce(state, { type: 'client/redo' }).state;
+		assert.equal(redone.moves, 3);
+		// A record no game could have made is not restored.
+		for (const bad of [null, { ...record, history: [{ x: 7, y: 7, role: 'back' }] },
+			{ ...record, history: [...record.history, { x: 7, y: 7, role: 'front' }] }, { ...record, size: 99 }])
+			assert.equal(reduce(initialState(), { type: 'client/restore-local', record: bad }).state.phase, 'idle',
+				JSON.stringify(bad));
 	});
 
 	it('ignores the server and an old socket while it is played', () => {
@@ -557,6 +627,19 @@ describe('a local game (two players, one screen)', () => {
 });
 
 describe('against the computer', () => {
+	it('keeps what was taken back across a reload: the resumed game can redo it', () => {
+		const taken = [{ x: 8, y: 8, role: 'back' }, { x: 7, y: 8, role: 'front' }];
+		let step = run(initialState(), { type: 'client/resume', room: ROOM, role: 'front', takenBack: [...taken, { x: 'bad' }] });
+		assert.deepEqual(step.state.takenBack, taken, 'expected the kept moves, the invalid one dropped');
+		step = run(step.state, WELCOME,
+			{ type: 'role', role: 'front', room: ROOM, size: 15, rule: 'freestyle', opponent: { ai: true, level: 'easy' } },
+			boardMessage([{ x: 7, y: 7, role: 'front' }]), { type: 'pong' });
+		assert.equal(step.state.phase, 'playing');
+		assert.deepEqual(step.state.takenBack, taken);
+		assert.equal(canRedo(step.state), true);
+		assert.deepEqual(sent(run(step.state, { type: 'client/redo' }).effects), [{ type: 'redo' }]);
+	});
+
 	const me = { x: 7, y: 7, role: 'front' };
 	const reply = { x: 8, y: 8, role: 'back' };
 
@@ -674,14 +757,20 @@ describe('takeback offers between two players', () => {
 		assert.equal(canAnswer(state), false, 'expected no answer to my own offer');
 	});
 
-	it('a declined offer: a toast and a note, and Undo is back', () => {
+	it('a declined offer: told once (the note, no toast), and Undo counts down the 10 s until it may ask again', () => {
 		let state = withMoves(playing('front'), [first]);
 		const { state: declined, effects } = run(state, { type: 'client/undo' }, { type: 'offer', what: 'takeback', by: 'front' },
 			{ type: 'answer', what: 'takeback', accept: false, by: 'back' });
 		state = declined;
 		assert.equal(state.offer, null);
-		assert.deepEqual(effects.filter((effect) => effect.kind === 'toast'), [{ kind: 'toast', key: 'toast.takeback.declined' }]);
+		assert.deepEqual(effects.filter((effect) => effect.kind === 'toast'), [], 'expected the answer told by the note alone');
 		assert.deepEqual(noteOf(state, 0), { key: 'note.answer.opponent.declined' });
+		// run() reduces at 1000 ms: the server refuses a new offer until 11000.
+		assert.equal(undoWaitOf(state, 1000), 10);
+		assert.equal(undoWaitOf(state, 8200), 3);
+		assert.equal(undoWaitOf(state, 11_000), 0);
+		assert.deepEqual(reduce(state, { type: 'client/undo' }, 5000).effects, [], 'expected no offer the server would refuse');
+		assert.deepEqual(sent(reduce(state, { type: 'client/undo' }, 11_000).effects), [{ type: 'offer', what: 'takeback' }]);
 		assert.equal(canUndo(state), true);
 		assert.equal(boardText(state.cells).replace(/\./g, ''), 'x', 'expected the board unchanged');
 		// The note goes with the next move.
@@ -689,11 +778,11 @@ describe('takeback offers between two players', () => {
 		assert.deepEqual(noteOf(state, 0), { key: 'note.moves', params: { moves: 2 } });
 	});
 
-	it('an accepted offer: a toast, then the takeback boards', () => {
+	it('an accepted offer: the note says so, then the takeback boards', () => {
 		let state = withMoves(playing('front'), [first, second]);
 		const accepted = run(state, { type: 'client/undo' }, { type: 'offer', what: 'takeback', by: 'front' },
 			{ type: 'answer', what: 'takeback', accept: true, by: 'back' });
-		assert.ok(accepted.effects.some((effect) => effect.key === 'toast.takeback.accepted'));
+		assert.ok(!accepted.effects.some((effect) => effect.kind === 'toast'), 'expected no toast beside the note');
 		assert.deepEqual(noteOf(accepted.state, 0), { key: 'note.answer.opponent.accepted' });
 		state = run(accepted.state, takebackBoard([first], second), takebackBoard([], first)).state;
 		assert.equal(boardText(state.cells), boardText(emptyCells(15)));

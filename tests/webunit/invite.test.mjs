@@ -143,7 +143,8 @@ describe('the host of an invite', () => {
 	});
 
 	it('retries like a search while the server has told no code yet', () => {
-		const { state, effects } = run(initialState(), { type: 'client/invite' }, { type: 'client/closed', code: 1006 });
+		const { state, effects } = run(initialState(), { type: 'client/invite' }, WELCOME,
+			{ type: 'client/closed', code: 1006 });
 		assert.equal(state.phase, 'searching');
 		assert.equal(state.link, 'retrying');
 		assert.deepEqual(effects.at(-1), { kind: 'reconnect', delay: RETRY_DELAYS_MS[0] });
@@ -236,7 +237,7 @@ describe('the friend\'s invite link', () => {
 	});
 
 	it('retries a dropped socket while joining, and a refusal still ends it', () => {
-		const dropped = run(invited(true).state, { type: 'client/closed', code: 1006 });
+		const dropped = run(invited(true).state, WELCOME, { type: 'client/closed', code: 1006 });
 		assert.equal(dropped.state.link, 'retrying');
 		assert.deepEqual(dropped.effects.at(-1), { kind: 'reconnect', delay: RETRY_DELAYS_MS[0] });
 		const refused = run(dropped.state, WELCOME, NO_SUCH_INVITE, { type: 'client/closed', code: 1008 }).state;

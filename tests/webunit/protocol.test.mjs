@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { webcrypto } from 'node:crypto';
 
 import {
-	makeUid, newUid, UID_PATTERN, cleanName, socketUrl, retryDelay, RETRY_DELAYS_MS, parseMessage,
+	makeUid, newUid, UID_PATTERN, cleanName, socketUrl, retryDelay, RETRY_DELAYS_MS, RETRY_CAP_MS, SEARCH_RETRIES,
+	parseMessage,
 } from '../../web/js/protocol.js';
 
 const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -98,10 +99,16 @@ describe('socket URL', () => {
 });
 
 describe('reconnect schedule', () => {
-	it('waits 0.5 s, then doubles up to 8 s, seven times (past the 30 s grace), then gives up', () => {
-		assert.deepEqual([0, 1, 2, 3, 4, 5, 6].map(retryDelay), [500, 1000, 2000, 4000, 8000, 8000, 8000]);
-		assert.ok(RETRY_DELAYS_MS.reduce((sum, ms) => sum + ms, 0) > 30_000);
-		assert.equal(retryDelay(RETRY_DELAYS_MS.length), null);
+	it('waits 0.5 s, then doubles, then every 5 s for as long as asked; a search past the 30 s grace', () => {
+		assert.deepEqual([0, 1, 2, 3, 4, 5, 100, 10_000].map((attempt) => retryDelay(attempt)),
+			[500, 1000, 2000, 4000, 5000, 5000, 5000, 5000]);
+		assert.equal(RETRY_CAP_MS, 5000);
+		const search = [];
+		for (let attempt = 0; retryDelay(attempt, SEARCH_RETRIES) !== null; attempt++)
+			search.push(retryDelay(attempt, SEARCH_RETRIES));
+		assert.equal(search.length, SEARCH_RETRIES);
+		assert.ok(search.reduce((sum, ms) => sum + ms, 0) > 30_000);
+		assert.deepEqual(search.slice(0, RETRY_DELAYS_MS.length), RETRY_DELAYS_MS);
 		assert.equal(retryDelay(-1), null);
 	});
 });

@@ -196,7 +196,7 @@ describe('a spectator', () => {
 			assert.deepEqual(watchStatusOf(watch), { key: 'status.reconnecting' });
 			delays.push(result.effects[0].delay);
 		}
-		assert.deepEqual(delays, [500, 1000, 2000, 4000, 8000, 8000, 8000]);
+		assert.deepEqual(delays, [500, 1000, 2000, 4000, 5000, 5000, 5000, 5000, 5000]);
 		assert.equal(watch.phase, 'lost');
 		assert.deepEqual(watchStatusOf(watch), { key: 'watch.status.lost' });
 	});

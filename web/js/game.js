@@ -20,9 +20,8 @@
 //   {kind: 'reconnect', delay}    open a new socket after delay ms
 //   {kind: 'send', message}       send a message on the socket
 //   {kind: 'save-game', room, role} / {kind: 'forget-game'}
-//                                 remember (sessionStorage) the game in
-//                                 progress, for a reload
-//   {kind: 'new-uid'}             this tab's uid now belongs to another tab
+//                                 remember (localStorage) the game in
+//                                 progress, for a reload or a tab reopened
 //   {kind: 'clear-link'}          drop the invite link (/#invite/CODE) from
 //                                 the page's address: joined, or dead
 //   {kind: 'sound', name}         stone, undo, turn, win, loss, left, emote
@@ -47,7 +46,7 @@
 // Over 800 lines: one case per server message and per page action, which
 // must be read together to see every way the state changes.
 
-import { retryDelay, forbiddenOf } from './protocol.js';
+import { retryDelay, SEARCH_RETRIES, forbiddenOf } from './protocol.js';
 import { isInviteCode } from './invite.js';
 import {
 	ROLES, emptyCells, canPlace, canUndo, canRedo, canAnswer, canAbort, canResign, canOfferDraw, canRematch, canEmote,
@@ -58,7 +57,7 @@ import { choosePool } from './pool.js';
 import { clockOf, clockAt, runningSide } from './clock.js';
 import { isEmote } from './emotes.js';
 import {
-	newLocalGame, playLocal, undoLocal, redoLocal, lastLocalMove, localForbidden,
+	newLocalGame, playLocal, undoLocal, redoLocal, lastLocalMove, localForbidden, restoreLocal,
 } from './local.js';
 
 /**
@@ -87,11 +86,15 @@ function freshGameFields() {
 		local: null,
 		invite: null,
 		forbidden: [], // renju: the points black may not play now
+		takebackAt: null, // when (ms) a takeback may be asked again after the opponent declined one
 	};
 }
 
 /** What an offer or answer may be about. */
 const OFFERS = ['takeback', 'draw', 'rematch'];
+
+/** How long after a declined offer the server refuses the next of its kind (too_soon). */
+export const OFFER_AGAIN_MS = 10_000;
 
 /**
  * The clock fields of a role or board that arrived at now: its figures
@@ -191,20 +194,46 @@ function lost(state) {
 
 const NO_RETRY_CODES = [1007, 1008, 1009];
 
-/** A socket closed that the page did not close: retry, give up or stop. */
-function onClosed(state, { code }) {
-	if (code === 4001) {
-		// Another tab or window took this uid's seat: it owns the game
-		// now. Never reconnect (the two would take the seat back and forth).
-		const effects = [{ kind: 'forget-game' }, { kind: 'new-uid' }];
-		if (state.phase === 'idle' || state.phase === 'over')
-			return { state: { ...state, link: 'closed' }, effects };
-		return {
-			state: { ...lost(state), outcome: 'replaced' },
-			effects,
-		};
-	}
+/**
+ * 4001: another tab or window of this browser (the same uid) took the
+ * socket's place. It owns the game now: this page never reconnects by
+ * itself (the two would take the seat back and forth) but offers
+ * "Continue here" (client/find in phase elsewhere), and keeps the game
+ * remembered, which is the other tab's too.
+ */
+function onReplaced(state) {
 	if (state.phase === 'idle' || state.phase === 'over')
+		return { state: { ...state, link: 'closed' }, effects: [] };
+	if (state.phase === 'searching')
+		return { state: { ...cleared(state), phase: 'idle', link: 'closed', notice: 'elsewhere' }, effects: [] };
+	return {
+		state: {
+			...state,
+			phase: 'elsewhere',
+			link: 'closed',
+			resume: state.resume || { room: state.room, role: state.role },
+			retryAt: null,
+			pending: false,
+			awayUntil: null,
+			offer: null,
+			offerWhat: null,
+			confirm: null,
+		},
+		effects: [],
+	};
+}
+
+/**
+ * A socket closed that the page did not close: retry, give up or stop.
+ * A game is retried as long as the page is open, never declared lost by
+ * the page (the server says how it ended, once it answers); a search is
+ * retried for a while after a drop, and a first connection that fails is
+ * told at once.
+ */
+function onClosed(state, { code }, now) {
+	if (code === 4001)
+		return onReplaced(state);
+	if (state.phase === 'idle' || state.phase === 'over' || state.phase === 'elsewhere')
 		return { state: { ...state, link: 'closed', pending: false }, effects: [] };
 
 	if (state.phase === 'searching' && state.invite) {
@@ -213,8 +242,9 @@ function onClosed(state, { code }) {
 			return ended;
 	}
 	const retryable = !NO_RETRY_CODES.includes(code);
-	const delay = retryable ? retryDelay(state.retries) : null;
 	if (state.phase === 'searching') {
+		// link 'connecting': no welcome yet on this search's first socket.
+		const delay = retryable && state.link !== 'connecting' ? retryDelay(state.retries, SEARCH_RETRIES) : null;
 		if (delay === null)
 			return {
 				state: {
@@ -227,20 +257,22 @@ function onClosed(state, { code }) {
 				effects: [],
 			};
 		return {
-			state: { ...state, link: 'retrying', retries: state.retries + 1 },
+			state: { ...state, link: 'retrying', retries: state.retries + 1, retryAt: now + delay },
 			effects: [{ kind: 'reconnect', delay }],
 		};
 	}
 	// playing or resuming: try to take the seat back.
 	const resume = state.resume || { room: state.room, role: state.role };
-	if (delay === null)
+	if (!retryable)
 		return { state: lost(state), effects: [{ kind: 'forget-game' }, { kind: 'sound', name: 'loss' }] };
+	const delay = retryDelay(state.retries);
 	return {
 		state: {
 			...state,
 			phase: 'resuming',
 			link: 'retrying',
 			retries: state.retries + 1,
+			retryAt: now + delay,
 			resume,
 			synced: false,
 			pending: false,
@@ -284,6 +316,7 @@ function onWelcome(state, message) {
 		...state,
 		link: 'open',
 		retries: 0,
+		retryAt: null,
 		size,
 		rule: typeof message.rule === 'string' ? message.rule : state.rule,
 		version: typeof message.version === 'string' ? message.version : state.version,
@@ -297,12 +330,18 @@ function onWelcome(state, message) {
 function onWaiting(state) {
 	if (state.phase !== 'resuming')
 		return { state, effects: [] };
-	// The seat is gone (the server forfeited the game when the old socket
-	// closed): this socket was queued for a new opponent instead. Leave
-	// the queue at once so the player is not matched by surprise.
+	// The seat is gone (the game ended while this page was away): this
+	// socket was queued for a new opponent instead. Leave the queue at
+	// once so the player is not matched by surprise, and say only what is
+	// known: the server no longer has the game.
+	return gameGone(state);
+}
+
+/** The start screen after a seat could not be taken back: the game is gone. */
+function gameGone(state) {
 	return {
-		state: lost(state),
-		effects: [{ kind: 'disconnect' }, { kind: 'forget-game' }, { kind: 'sound', name: 'loss' }],
+		state: { ...cleared(state), phase: 'idle', link: 'closed', notice: 'gone' },
+		effects: [{ kind: 'disconnect' }, { kind: 'forget-game' }],
 	};
 }
 
@@ -324,15 +363,17 @@ function onRole(state, message, now) {
 	const rule = typeof message.rule === 'string' ? message.rule : state.rule;
 	if (state.phase === 'resuming') {
 		if (!state.resume || message.room !== state.resume.room)
-			return {
-				state: lost(state),
-				effects: [{ kind: 'disconnect' }, { kind: 'forget-game' }, { kind: 'sound', name: 'loss' }],
-			};
+			return gameGone(state);
 		// The seat is back. A board (when moves were made) and a winner
 		// (when the game ended) follow; until the pong that answers this
 		// ping, the board is not live.
 		return {
-			state: { ...newGame(state, { ...game, synced: false }), rule, ...clockFields(state, message, now) },
+			state: {
+				...newGame(state, { ...game, synced: false }),
+				rule,
+				takenBack: state.takenBack,
+				...clockFields(state, message, now),
+			},
 			effects: [{ kind: 'send', message: { type: 'ping' } }],
 		};
 	}
@@ -380,6 +421,11 @@ function cellsOf(state, message) {
 	const cells = state.cells.slice();
 	cells[move.y * state.size + move.x] = move.role;
 	return cells;
+}
+
+/** The valid moves of a list ([{x, y, role}] on any board up to 25); [] for anything else. */
+function movesOf(list) {
+	return Array.isArray(list) ? list.map((move) => moveOf(move, 25)).filter(Boolean) : [];
 }
 
 function sameMove(a, b) {
@@ -444,9 +490,13 @@ function onBoard(state, message, now) {
 	else
 		history = move ? [move] : []; // a whole position: what came before is not known
 	// A move that plays again the last one taken back is a redo; any
-	// other new move means there is nothing left to redo.
-	const takenBack = sameMove(state.takenBack[state.takenBack.length - 1], move)
-		? state.takenBack.slice(0, -1) : [];
+	// other new move means there is nothing left to redo. The position a
+	// resumed seat catches up with is no new move.
+	let takenBack = [];
+	if (!state.synced)
+		takenBack = state.takenBack;
+	else if (sameMove(state.takenBack[state.takenBack.length - 1], move))
+		takenBack = state.takenBack.slice(0, -1);
 	const next = {
 		...state,
 		cells,
@@ -504,24 +554,22 @@ function onOffer(state, message) {
  * a leave or the game's end declined it). The takeback's boards follow an
  * accepted takeback, winner an accepted draw, role an accepted rematch.
  */
-function onAnswer(state, message) {
+function onAnswer(state, message, now) {
 	if (!OFFERS.includes(message.what) || typeof message.accept !== 'boolean' || !ROLES.includes(message.by) ||
 	    !offerFits(state, message.what))
 		return { state, effects: [] };
 	const by = message.by === state.role ? 'me' : 'opponent';
-	const effects = [];
-	if (by === 'opponent' && state.synced)
-		effects.push({ kind: 'toast', key: `toast.${message.what}.${message.accept ? 'accepted' : 'declined'}` });
-	return {
-		state: {
-			...state,
-			offer: null,
-			offerWhat: null,
-			answer: { accept: message.accept, by, what: message.what },
-			asking: false,
-		},
-		effects,
+	// The note tells the answer (offerNote in view.js); a toast would tell it twice.
+	const next = {
+		...state,
+		offer: null,
+		offerWhat: null,
+		answer: { accept: message.accept, by, what: message.what },
+		asking: false,
 	};
+	if (by === 'opponent' && !message.accept && message.what === 'takeback')
+		next.takebackAt = now + OFFER_AGAIN_MS; // Undo counts down to it
+	return { state: next, effects: [] };
 }
 
 /**
@@ -597,6 +645,11 @@ function onAnswerOffer(state, accept) {
 		if (!accept)
 			return { state: { ...state, confirm: null }, effects: [] };
 		return ask({ ...state, confirm: null }, 'resign', { type: 'resign' });
+	}
+	if (state.confirm === 'leave') {
+		if (!accept)
+			return { state: { ...state, confirm: null }, effects: [] };
+		return { state: { ...cleared(state), phase: 'idle' }, effects: [] };
 	}
 	if (!canAnswer(state))
 		return { state, effects: [] };
@@ -826,6 +879,13 @@ function onInvited(state, { code, join }) {
 export function reduce(state, action, now = 0) {
 	switch (action.type) {
 	case 'client/find':
+		if (state.phase === 'elsewhere') {
+			// "Continue here": take the game back from the other tab.
+			return {
+				state: { ...state, phase: 'resuming', link: 'connecting', retries: 0, synced: false },
+				effects: [{ kind: 'connect' }],
+			};
+		}
 		if (state.phase !== 'idle' && state.phase !== 'over')
 			return { state, effects: [] };
 		if (state.phase === 'idle' && state.invite && state.invite.side === 'guest')
@@ -834,8 +894,12 @@ export function reduce(state, action, now = 0) {
 			return startLocal(state);
 		return search(cleared(state));
 	case 'client/cancel': {
-		if (gameMode(state).leave && state.phase === 'playing')
+		if (gameMode(state).leave && state.phase === 'playing') {
+			// Leaving drops the game: asked first once a move was played.
+			if (state.moves > 0)
+				return { state: { ...state, confirm: 'leave' }, effects: [] };
 			return { state: { ...cleared(state), phase: 'idle' }, effects: [] };
+		}
 		const guest = Boolean(state.invite && state.invite.side === 'guest');
 		if (state.phase === 'idle' && guest)
 			return { state: { ...state, invite: null }, effects: [{ kind: 'clear-link' }] };
@@ -861,10 +925,22 @@ export function reduce(state, action, now = 0) {
 				phase: 'resuming',
 				link: 'connecting',
 				resume: { room: action.room, role: action.role },
+				// against the engine: what was taken back stays to redo
+				takenBack: movesOf(action.takenBack),
 				synced: false,
 			},
 			effects: [{ kind: 'connect' }],
 		};
+	case 'client/restore-local': {
+		// The game on one screen the page kept when it was last left.
+		const local = state.phase === 'idle' ? restoreLocal(action.record) : null;
+		if (!local)
+			return { state, effects: [] };
+		return {
+			state: showLocal({ ...cleared(state), mode: 'local', kind: 'local', size: local.size, rule: local.rule, link: 'closed' }, local),
+			effects: [],
+		};
+	}
 	case 'client/move':
 		if (isMyTurn(state) && isForbidden(state, action.x, action.y))
 			return { state, effects: [{ kind: 'toast', key: 'toast.forbidden' }] };
@@ -879,6 +955,8 @@ export function reduce(state, action, now = 0) {
 			effects: [{ kind: 'send', message: { type: 'move', x: action.x, y: action.y } }],
 		};
 	case 'client/undo':
+		if (state.takebackAt !== null && now < state.takebackAt)
+			return { state, effects: [] }; // Undo shows the seconds left
 		return onUndo(state);
 	case 'client/redo':
 		return onRedo(state);
@@ -926,7 +1004,8 @@ export function reduce(state, action, now = 0) {
 	case 'client/closed':
 		if (!gameMode(state).server)
 			return { state, effects: [] }; // an old game's socket: nothing to do with this one
-		return onClosed(state, action);
+		return onClosed(state, action, now);
+
 	case 'welcome':
 		return onWelcome(state, action);
 	case 'waiting':
@@ -944,7 +1023,7 @@ export function reduce(state, action, now = 0) {
 	case 'offer':
 		return onOffer(state, action);
 	case 'answer':
-		return onAnswer(state, action);
+		return onAnswer(state, action, now);
 	case 'disconnect':
 		return onDisconnect(state);
 	case 'error':

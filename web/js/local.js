@@ -125,3 +125,53 @@ export function redoLocal(game) {
 export function lastLocalMove(game) {
 	return game.history.length ? game.history[game.history.length - 1] : null;
 }
+
+/**
+ * What is kept of a game to restore it after a reload (localStorage): its
+ * settings and both stacks of moves.
+ */
+export function localRecord(game) {
+	return {
+		size: game.size,
+		rule: game.rule,
+		fullBoard: game.fullBoard,
+		history: game.history.map(({ x, y, role }) => ({ x, y, role })),
+		undone: game.undone.map(({ x, y, role }) => ({ x, y, role })),
+	};
+}
+
+/** The moves of a record's list, when it is a list of {x, y, role}. */
+function recordMoves(list) {
+	if (!Array.isArray(list))
+		return null;
+	const moves = list.map((move) => move && { x: move.x, y: move.y, role: move.role });
+	return moves.every((move) => move && ['front', 'back'].includes(move.role)) ? moves : null;
+}
+
+/**
+ * The game a record (localRecord()) stands for, every move replayed by the
+ * rules, or null when it is not a game these rules allow (a record from
+ * another version, or edited). Its moves to redo are kept when they can
+ * be replayed too.
+ */
+export function restoreLocal(record, { sizes = [15, 19], rules = ['freestyle', 'standard', 'renju'] } = {}) {
+	if (!record || typeof record !== 'object' || !sizes.includes(record.size) || !rules.includes(record.rule) ||
+	    !['back', 'draw'].includes(record.fullBoard))
+		return null;
+	const history = recordMoves(record.history);
+	const undone = recordMoves(record.undone) || [];
+	if (!history)
+		return null;
+	let game = newLocalGame(record);
+	for (const move of history) {
+		if (move.role !== game.toMove)
+			return null;
+		game = playLocal(game, move.x, move.y);
+		if (!game)
+			return null;
+	}
+	let ahead = game;
+	for (let i = undone.length - 1; i >= 0 && ahead; i--)
+		ahead = undone[i].role === ahead.toMove ? playLocal(ahead, undone[i].x, undone[i].y) : null;
+	return ahead ? { ...game, undone } : game;
+}

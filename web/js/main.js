@@ -39,7 +39,7 @@ import { boardGeometry, pointToCell, fitBoardSide, isCursorKey, moveCursor } fro
 import { reduce } from './game.js';
 import { initialState, isMyTurn } from './state.js';
 import {
-	statusOf, noteOf, controlsOf, playersOf, ruleTextOf, toastTextOf, boardPictureOf, pageDataOf, boardDataOf,
+	statusOf, noteOf, controlsOf, undoWaitOf, playersOf, ruleTextOf, toastTextOf, boardPictureOf, pageDataOf, boardDataOf,
 	poolChoicesOf, emotesOf, clocksOf, movesSeenOf, spectatorsOf, seatCardsOf, boardText,
 } from './view.js';
 import { gameMode, chosenMode } from './modes.js';
@@ -60,10 +60,12 @@ import {
 import { LOBBY_REFRESH_MS, LOBBY_ROOMS, waitingRowsOf, roomRowsOf } from './lobby.js';
 import { inviteQueryOf, invitePanelOf, inviteLink } from './invite.js';
 import { qrMatrix, qrSide, drawQr } from './qr.js';
+import { localRecord } from './local.js';
 
 const KEYS = {
-	uid: 'gomoku.uid', // sessionStorage: this tab's player
-	game: 'gomoku.game', // sessionStorage: {room, role} of the game in progress
+	uid: 'gomoku.uid', // localStorage: this browser's player (every tab's)
+	game: 'gomoku.game', // localStorage: {room, role, takenBack} of the server's game in progress
+	local: 'gomoku.local', // localStorage: the game on one screen (local.js localRecord())
 	name: 'gomoku.name', // localStorage: the display name
 	muted: 'gomoku.muted', // localStorage: '1' when muted
 	lang: 'gomoku.lang', // localStorage: 'en' or 'zh' once toggled
@@ -100,24 +102,36 @@ function store(area, key, value) {
 	}
 }
 
-/** This tab's uid, made on first use and kept for reloads. */
-function tabUid() {
-	let uid = stored('sessionStorage', KEYS.uid);
+/**
+ * This browser's uid, made on first use and kept (localStorage) so that a
+ * reload, a tab reopened or a second tab is the same player: the server
+ * hands the seat to the newest connection, and the older tab offers to
+ * take it back (phase elsewhere, game.js). A uid kept by an older page in
+ * this tab's sessionStorage is carried over.
+ */
+function browserUid() {
+	let uid = stored('localStorage', KEYS.uid);
 	if (!uid || !UID_PATTERN.test(uid)) {
-		uid = newUid();
-		store('sessionStorage', KEYS.uid, uid);
+		const old = stored('sessionStorage', KEYS.uid);
+		uid = old && UID_PATTERN.test(old) ? old : newUid();
+		store('localStorage', KEYS.uid, uid);
 	}
 	return uid;
 }
 
-/** The game in progress before a reload, or null. */
-function savedGame() {
+/** The JSON value kept under key in localStorage, or null (none, or not JSON). */
+function storedJson(key) {
 	try {
-		const game = JSON.parse(stored('sessionStorage', KEYS.game) || 'null');
-		return game && typeof game.room === 'string' && typeof game.role === 'string' ? game : null;
+		return JSON.parse(stored('localStorage', key) || 'null');
 	} catch {
 		return null;
 	}
+}
+
+/** The game in progress when the page was last left (any tab), or null. */
+function savedGame() {
+	const game = storedJson(KEYS.game);
+	return game && typeof game.room === 'string' && typeof game.role === 'string' ? game : null;
 }
 
 const $ = (id) => document.getElementById(id);
@@ -145,6 +159,7 @@ const el = {
 	levelButtons: [...document.querySelectorAll('#level [data-level]')],
 	tools: $('tools'),
 	undo: $('undo'),
+	undoText: document.querySelector('#undo span'),
 	redo: $('redo'),
 	prompt: $('prompt'),
 	promptText: $('prompt-text'),
@@ -233,7 +248,7 @@ const renderer = createBoardRenderer(el.board);
 const connection = new Connection({
 	url: () => {
 		const invite = inviteQueryOf(state);
-		return socketUrl(location, tabUid(), cleanName(el.name.value), {
+		return socketUrl(location, browserUid(), cleanName(el.name.value), {
 			mode: invite ? 'online' : state.mode,
 			level: state.level,
 			pool: (invite || chosenMode(state).pools) ? state.pool : null,
@@ -309,7 +324,30 @@ function dispatch(action) {
 	state = result.state;
 	for (const effect of result.effects)
 		perform(effect);
+	keep();
 	render();
+}
+
+let kept = { local: undefined, takenBack: undefined }; // what keep() last wrote
+
+/**
+ * Keeps for a reload what the server does not: the game on one screen,
+ * and, against the computer, the moves taken back that can be redone
+ * (with the game remembered by save-game).
+ */
+function keep() {
+	const local = state.local ? JSON.stringify(localRecord(state.local)) : null;
+	if (local !== kept.local) {
+		store('localStorage', KEYS.local, local);
+		kept.local = local;
+	}
+	if (state.kind !== 'ai' || state.phase !== 'playing' || !state.synced)
+		return;
+	const takenBack = JSON.stringify(state.takenBack);
+	if (takenBack !== kept.takenBack) {
+		store('localStorage', KEYS.game, JSON.stringify({ room: state.room, role: state.role, takenBack: state.takenBack }));
+		kept.takenBack = takenBack;
+	}
 }
 
 function perform(effect) {
@@ -330,13 +368,11 @@ function perform(effect) {
 		connection.send(effect.message);
 		break;
 	case 'save-game':
-		store('sessionStorage', KEYS.game, JSON.stringify({ room: effect.room, role: effect.role }));
+		store('localStorage', KEYS.game, JSON.stringify({ room: effect.room, role: effect.role }));
+		kept.takenBack = undefined; // written again by keep() against the computer
 		break;
 	case 'forget-game':
-		store('sessionStorage', KEYS.game, null);
-		break;
-	case 'new-uid':
-		store('sessionStorage', KEYS.uid, newUid());
+		store('localStorage', KEYS.game, null);
 		break;
 	case 'clear-link':
 		if (routeOf(location.hash)?.kind === 'invite')
@@ -526,8 +562,8 @@ function renderEmotes(now) {
 
 /**
  * True while something on the page counts down at now: a clock runs, a
- * first-move deadline or the opponent's grace is shown, a bubble shows,
- * the emote bar pauses.
+ * first-move deadline or the opponent's grace is shown, the next
+ * reconnect is awaited, a bubble shows, the emote bar pauses.
  */
 function counting(now) {
 	const clocks = clocksOf(state, now);
@@ -535,6 +571,8 @@ function counting(now) {
 	return Boolean(clocks && (clocks.front.running || clocks.back.running)) ||
 		(state.abortAt !== null && state.phase === 'playing') ||
 		state.awayUntil !== null ||
+		undoWaitOf(state, now) > 0 ||
+		(state.link === 'retrying' && state.retryAt !== null) ||
 		[bubbles.me, bubbles.opponent].some((bubble) => bubble && now - bubble.at < BUBBLE_MS) ||
 		now < emoteReadyAt(state.emoteAt);
 }
@@ -554,6 +592,7 @@ function renderLive() {
 	renderPlayers(now);
 	el.note.textContent = say(noteOf(state, now));
 	renderEmotes(now);
+	renderUndoWait(now);
 
 	const clocks = state.role ? clocksOf(state, now) : null;
 	const mine = clocks && clocks[state.role];
@@ -566,6 +605,20 @@ function renderLive() {
 	}
 
 	keepCounting(counting(now));
+}
+
+/**
+ * Undo after the opponent declined a takeback: disabled, with the seconds
+ * until it may ask again (the server would refuse it sooner).
+ */
+function renderUndoWait(now) {
+	const seconds = undoWaitOf(state, now);
+	el.undo.dataset.wait = String(seconds);
+	el.undoText.textContent = seconds ? text(lang, 'button.undo.wait', { seconds }) : text(lang, 'button.undo');
+	if (seconds)
+		el.undo.disabled = true;
+	else
+		el.undo.disabled = controlsOf(state).undo.disabled;
 }
 
 /** Keeps renderLive's timer going while busy (something counts down), else stops it. */
@@ -871,7 +924,7 @@ function render() {
 	el.replayBar.hidden = true;
 	el.share.hidden = true;
 	el.replay.hidden = !(state.phase === 'over' && gameMode(state).server && Boolean(state.room) && state.moves > 0 &&
-		state.outcome !== 'lost' && state.outcome !== 'replaced');
+		state.outcome !== 'lost');
 	const seen = movesSeenOf(state);
 	renderMoves(['playing', 'over'].includes(state.phase), seen.moves, seen.first, state.size, 0);
 	el.status.textContent = say(statusOf(state));
@@ -1182,7 +1235,11 @@ new ResizeObserver(layoutBoard).observe(el.stage);
 layoutBoard();
 watchPixelRatio();
 const game = savedGame();
+const localKept = storedJson(KEYS.local);
 if (game)
-	dispatch({ type: 'client/resume', room: game.room, role: game.role });
-else if (!followRoute())
+	dispatch({ type: 'client/resume', room: game.room, role: game.role, takenBack: game.takenBack });
+else if (!followRoute()) {
+	if (localKept)
+		dispatch({ type: 'client/restore-local', record: localKept });
 	render();
+}

@@ -82,13 +82,20 @@ export function socketUrl(location, uid, name = '',
 
 /**
  * How long to wait before reconnect attempt number attempt (0 first):
- * 0.5 s, doubling up to 8 s, seven tries in all (31.5 s: the server's
- * default reconnect grace is 30 s); null when it is time to give up.
+ * 0.5 s, doubling, then every RETRY_CAP_MS; null once attempts tries were
+ * made (none: never). A game keeps trying as long as the page is open (a
+ * server that restarts restores its games); a search or a spectator gives
+ * up after SEARCH_RETRIES (32.5 s: the server's default reconnect grace
+ * is 30 s).
  */
-export const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 8000, 8000];
+export const RETRY_DELAYS_MS = [500, 1000, 2000, 4000];
+export const RETRY_CAP_MS = 5000;
+export const SEARCH_RETRIES = 9;
 
-export function retryDelay(attempt) {
-	return attempt >= 0 && attempt < RETRY_DELAYS_MS.length ? RETRY_DELAYS_MS[attempt] : null;
+export function retryDelay(attempt, attempts = Infinity) {
+	if (!(attempt >= 0) || attempt >= attempts)
+		return null;
+	return attempt < RETRY_DELAYS_MS.length ? RETRY_DELAYS_MS[attempt] : RETRY_CAP_MS;
 }
 
 /** A server message: a JSON object with a string type, else null. */

@@ -16,7 +16,10 @@
 //   searching  connected or connecting, waiting for a match (or for the
 //              friend an invite link was sent to, or joining one); "Cancel"
 //   resuming   trying to get a game's seat back after a dropped socket or a
-//              reload; the board is not live
+//              reload, for as long as the page is open; the board is not
+//              live
+//   elsewhere  another tab or window of this browser took the game over;
+//              "Continue here" takes it back
 //   playing    in a room; the board is live once synced
 //   over       the game ended (or was lost); "Play again"
 // A game the page keeps (no server) is never searching or resuming: it
@@ -56,6 +59,7 @@ export function initialState(size = 15) {
 		tc: 'none', // the game's time control, from role
 		link: 'closed', // closed | connecting | open | retrying
 		retries: 0, // reconnect attempts since the last welcome
+		retryAt: null, // when (ms) the next reconnect attempt goes out, while retrying
 		role: null, // 'front' | 'back' once matched
 		room: null,
 		opponent: '', // the opponent's name from the server ('' if none; a computer's is not shown)
@@ -64,12 +68,12 @@ export function initialState(size = 15) {
 		moves: 0,
 		lastMove: null, // {x, y, role}
 		winner: null, // the server's {winner, reason, line}
-		outcome: null, // over: win | loss | draw | lost | replaced
-		notice: null, // idle: unreachable | refused | invite_missing | invite_lost | invite_limited
+		outcome: null, // over: win | loss | draw | lost
+		notice: null, // idle: unreachable | refused | gone | elsewhere | invite_missing | invite_lost | invite_limited
 		refusal: '', // the server's message when it refused the connection
 		opponentLeft: false,
 		awayUntil: null, // time (ms) the opponent's seat is held until
-		resume: null, // {room, role} of the seat being taken back
+		resume: null, // {room, role} of the seat being taken back (resuming, elsewhere)
 		synced: true, // false from a resumed role until the pong after it
 		pending: false, // a move was sent and its answer has not come
 		opponentLevel: '', // ai: the engine's level, from role
@@ -86,6 +90,7 @@ export function initialState(size = 15) {
 		emoteAt: null, // when (ms) this player's last emote went out
 		bubbles: { me: null, opponent: null }, // the last emote of each, {emote, at}
 		local: null, // local: the game (local.js)
+		takebackAt: null, // when (ms) a takeback may be asked again after the opponent declined one
 		invite: null, // the host's invite while searching, or the friend's link opened (invite.js); else null
 		listed: false, // the next invite's game is listed in the lobby (listed=1)
 	};

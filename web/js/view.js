@@ -66,6 +66,14 @@ export function toolsOf(state) {
 	};
 }
 
+/**
+ * The seconds until Undo may ask for a takeback again after the opponent
+ * declined one (the server refuses it sooner), 0 when it may now.
+ */
+export function undoWaitOf(state, now) {
+	return state.takebackAt !== null && now < state.takebackAt ? secondsUntil(state.takebackAt, now) : 0;
+}
+
 /** The board as text, row-major: '.' empty, 'x' front (black), 'o' back. */
 export function boardText(cells) {
 	return cells.map((cell) => (cell === 'front' ? 'x' : cell === 'back' ? 'o' : '.')).join('');
@@ -81,19 +89,21 @@ export function statusOf(state) {
 			return { key: INVITE_NOTICES[state.notice].status };
 		if (state.notice === 'refused')
 			return { key: 'status.refused', params: { message: state.refusal || '' } };
-		if (state.notice === 'unreachable')
-			return { key: 'status.unreachable' };
+		if (Object.hasOwn(IDLE_NOTICES, state.notice))
+			return { key: IDLE_NOTICES[state.notice] };
 		return { key: chosenMode(state).idleStatus };
 	case 'searching':
 		if (state.link === 'retrying')
-			return { key: 'status.reconnecting' };
+			return { key: retryingKey(state) };
 		if (inviteSide(state) === 'host')
 			return { key: state.invite.code ? 'status.invite.waiting' : 'status.invite.creating' };
 		if (inviteSide(state) === 'guest')
 			return { key: 'status.invite.joining' };
 		return { key: chosenMode(state).searchingStatus };
 	case 'resuming':
-		return { key: state.link === 'retrying' ? 'status.reconnecting' : 'status.resuming' };
+		return { key: state.link === 'retrying' ? retryingKey(state) : 'status.resuming' };
+	case 'elsewhere':
+		return { key: 'status.elsewhere' };
 	case 'playing':
 		if (gameMode(state).hotSeat)
 			return { key: `status.local.${state.toMove}` };
@@ -109,6 +119,24 @@ export function statusOf(state) {
 	default:
 		return { key: 'status.idle' };
 	}
+}
+
+/** The status of the start screen's notices but the invites': what ended the last try. */
+const IDLE_NOTICES = {
+	unreachable: 'status.unreachable',
+	gone: 'status.gone',
+	elsewhere: 'status.search_elsewhere',
+};
+
+/**
+ * Failed reconnects after which the page says the server is unreachable
+ * rather than that it reconnects (0.5 + 1 + 2 s of them).
+ */
+export const UNREACHABLE_AFTER = 3;
+
+/** The status while a socket is being retried. */
+function retryingKey(state) {
+	return state.retries > UNREACHABLE_AFTER ? 'status.unreachable.retrying' : 'status.reconnecting';
 }
 
 /** The result when both sides play here: black or white wins, by five or a full board; a draw. */
@@ -140,7 +168,6 @@ const OUTCOME_KEYS = {
 	},
 	draw: { other: 'status.draw', agreement: 'status.draw.agreement' },
 	aborted: { other: 'status.aborted' },
-	replaced: { other: 'status.replaced' },
 	lost: { other: 'status.lost' },
 };
 
@@ -184,6 +211,8 @@ export function noteOf(state, now) {
 			return { key: 'note.invited' };
 		return Object.hasOwn(INVITE_NOTICES, state.notice) ? { key: INVITE_NOTICES[state.notice].note } : null;
 	}
+	if (['searching', 'resuming'].includes(state.phase) && state.link === 'retrying' && state.retryAt !== null)
+		return { key: 'note.retry', params: { seconds: secondsUntil(state.retryAt, now) } };
 	if (state.phase === 'searching' && inviteSide(state) === 'host' && state.invite.code)
 		return { key: 'note.invite.waiting' };
 	if (state.phase === 'playing' && state.synced) {
@@ -225,6 +254,19 @@ function inRoom(state) {
 	return Boolean(state.role) && ['playing', 'over'].includes(state.phase);
 }
 
+/**
+ * The seat shown on the cards: in a room, and also while its socket is
+ * retried or another tab has it (the game goes on, nobody is re-queued).
+ * The role, or '' when none.
+ */
+function seatShown(state) {
+	if (inRoom(state))
+		return state.role;
+	if (['resuming', 'elsewhere'].includes(state.phase) && state.resume)
+		return state.resume.role;
+	return '';
+}
+
 /** True before a game and after one: a game can be started, the mode chosen. */
 function choosing(state) {
 	return ['idle', 'over'].includes(state.phase);
@@ -239,13 +281,17 @@ function mainButtonKey(state) {
 		return chosenMode(state).searchingButton;
 	case 'resuming':
 		return 'button.resuming';
+	case 'elsewhere':
+		return 'button.continue';
 	case 'playing':
 		return state.synced ? 'button.playing' : 'button.resuming';
 	case 'over':
 		// Beside a rematch, "Play again" is a new opponent.
 		return state.kind === 'online' && rematchShown(state) ? 'button.new_opponent' : 'button.again';
 	default:
-		return inviteSide(state) === 'guest' ? 'button.join' : chosenMode(state).startButton;
+		if (inviteSide(state) === 'guest')
+			return 'button.join';
+		return state.notice === 'unreachable' ? 'button.try_again' : chosenMode(state).startButton;
 	}
 }
 
@@ -263,6 +309,8 @@ function rematchShown(state) {
 function promptOf(state) {
 	if (state.confirm === 'resign' && isLive(state))
 		return { key: 'prompt.resign', accept: 'button.resign.confirm', decline: 'button.cancel', disabled: state.asking };
+	if (state.confirm === 'leave' && state.phase === 'playing')
+		return { key: 'prompt.leave', accept: 'button.leave.confirm', decline: 'button.cancel', disabled: false };
 	if (state.offer !== 'received')
 		return null;
 	const shown = state.offerWhat === 'rematch' ? state.phase === 'over' : isLive(state);
@@ -295,7 +343,7 @@ export function controlsOf(state) {
 	const rematchSent = state.offer === 'sent' && state.offerWhat === 'rematch';
 	const invited = inviteSide(state) === 'guest' && state.phase === 'idle';
 	return {
-		main: { key: mainButtonKey(state), disabled: !choosing(state) },
+		main: { key: mainButtonKey(state), disabled: !choosing(state) && state.phase !== 'elsewhere' },
 		friend: { hidden: state.phase !== 'idle' || Boolean(state.invite) || !chosenMode(state).invites },
 		cancel: {
 			key: leaves ? 'button.leave' : 'button.cancel',
@@ -419,9 +467,9 @@ function playerCard(lang, {
  * be missing and is English); else the player's name or "Opponent".
  */
 function opponentName(state, lang) {
-	if (state.phase === 'searching' || state.phase === 'resuming')
+	if (state.phase === 'searching')
 		return text(lang, 'player.waiting');
-	if (!inRoom(state))
+	if (!seatShown(state))
 		return text(lang, 'player.opponent');
 	if (gameMode(state).computer)
 		return computerName(lang, state.opponentLevel);
@@ -444,24 +492,25 @@ export function playersOf(state, lang, myName, now = 0) {
 		};
 	}
 	const seated = inRoom(state);
+	const seat = seatShown(state);
 	const clocks = seated ? clocksOf(state, now) : null;
 	return {
 		me: playerCard(lang, {
 			name: myName || text(lang, 'player.you'),
-			role: seated ? state.role : '',
+			role: seat,
 			turn: turn === 'me',
 			clock: clocks && clocks[state.role],
 			bubble: seated ? bubbleAt(state.bubbles.me, now) : '',
 		}),
 		opponent: playerCard(lang, {
 			name: opponentName(state, lang),
-			role: seated ? otherRole(state.role) : '',
+			role: seat ? otherRole(seat) : '',
 			turn: turn === 'opponent',
 			searching: state.phase === 'searching',
 			left: seated && state.opponentLeft,
 			away: state.phase === 'playing' && state.awayUntil !== null,
-			ai: seated && gameMode(state).computer,
-			level: seated && gameMode(state).computer ? state.opponentLevel : '',
+			ai: Boolean(seat) && gameMode(state).computer,
+			level: seat && gameMode(state).computer ? state.opponentLevel : '',
 			clock: clocks && clocks[otherRole(state.role)],
 			bubble: seated && !state.emotesMuted ? bubbleAt(state.bubbles.opponent, now) : '',
 		}),

@@ -22,7 +22,7 @@
 // 'client/record').
 
 import { ROLES, emptyCells, otherRole } from './state.js';
-import { retryDelay, forbiddenOf } from './protocol.js';
+import { retryDelay, SEARCH_RETRIES, forbiddenOf } from './protocol.js';
 import { clockOf, clockAt, runningSide, clockText, isLow, secondsUntil } from './clock.js';
 import { isEmote, bubbleAt } from './emotes.js';
 
@@ -190,7 +190,7 @@ function onWinner(watch, message, now) {
 function onClosed(watch) {
 	if (!['connecting', 'watching', 'over'].includes(watch.phase))
 		return { watch: { ...watch, link: 'closed' }, effects: [] };
-	const delay = retryDelay(watch.retries);
+	const delay = retryDelay(watch.retries, SEARCH_RETRIES);
 	if (delay === null)
 		return { watch: { ...watch, phase: 'lost', link: 'closed' }, effects: [] };
 	return {

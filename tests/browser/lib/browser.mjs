@@ -80,9 +80,15 @@ export class Player {
 		this.sentFrames = []; // payloads of every WebSocket frame sent
 		this.sockets = 0; // WebSockets the page opened
 		this.closed = false;
+		// A test that puts the server out of reach allows the browser's own
+		// report of each failed WebSocket connection (allowSocketFailures()).
+		this.socketFailuresAllowed = false;
 		page.on('console', (message) => {
-			if (message.type() === 'error')
-				this.problems.push(`console error: ${message.text()}`);
+			if (message.type() !== 'error')
+				return;
+			if (this.socketFailuresAllowed && /^WebSocket connection to '.*' failed/.test(message.text()))
+				return;
+			this.problems.push(`console error: ${message.text()}`);
 		});
 		page.on('pageerror', (error) => this.problems.push(`uncaught exception: ${error.message}`));
 		page.on('requestfailed', (request) => {
@@ -100,6 +106,11 @@ export class Player {
 			this.sockets++;
 			socket.on('framesent', ({ payload }) => this.sentFrames.push(String(payload)));
 		});
+	}
+
+	/** From now on the browser's reports of failed WebSocket connections are no problem. */
+	allowSocketFailures() {
+		this.socketFailuresAllowed = true;
 	}
 
 	/** Loads the game's page and waits until its script has drawn it. */
@@ -234,6 +245,17 @@ export class Player {
 }
 
 /**
+ * Opens another tab of player's browser on the site: a page of the same
+ * context (the same storage, so the same player).
+ */
+export async function openTab(player, label) {
+	const page = await player.context.newPage();
+	const tab = new Player(player.context, page, { label, device: player.device, url: player.url });
+	await tab.load();
+	return tab;
+}
+
+/**
  * Opens a player on server's page. Options: device ('desktop' or
  * 'phone'), locale (the browser's language, 'en-US' by default), label,
  * url (where to load the page from: server.httpUrl by default, or a
@@ -303,6 +325,11 @@ export function useBrowser(serverOptions = {}, { settleTimeoutMs, afterPlayers =
 			const player = await openPlayer(browser, server, options);
 			players.push(player);
 			return player;
+		},
+		async openTab(player, label) {
+			const tab = await openTab(player, label);
+			players.push(tab);
+			return tab;
 		},
 	};
 }

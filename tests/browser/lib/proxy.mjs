@@ -10,7 +10,9 @@
 //     closes (a reload) cannot tell the server: its close frame is dropped
 //     and its TCP close not passed on;
 //   - cutServer(link): cut the server's side only; the server sees the
-//     player go while the page does not notice yet.
+//     player go while the page does not notice yet;
+//   - pause() and resume(): refuse every new connection meanwhile (a
+//     server out of reach), the links open left as they are.
 
 import net from 'node:net';
 
@@ -18,7 +20,13 @@ import { HOST, freePort } from '../../integration/lib/server.mjs';
 
 export async function startProxy(targetPort) {
 	const links = [];
+	let paused = false;
 	const server = net.createServer((client) => {
+		if (paused) {
+			client.on('error', () => {});
+			client.destroy();
+			return;
+		}
 		const upstream = net.connect(targetPort, HOST);
 		const link = { client, upstream, websocket: false, frozen: false };
 		client.on('data', (data) => {
@@ -68,6 +76,12 @@ export async function startProxy(targetPort) {
 		cutServer(link) {
 			link.frozen = true;
 			link.upstream.destroy();
+		},
+		pause() {
+			paused = true;
+		},
+		resume() {
+			paused = false;
 		},
 		/** Closes everything, the links the tests left open included. */
 		close() {
