@@ -124,7 +124,7 @@ describe('a whole game in the browser', () => {
 		await matchPlayers(ada, anon);
 		assert.equal(await anon.text('#opponent .name'), 'Ada Lovelace');
 		assert.equal(await ada.text('#opponent .name'), 'Opponent');
-		assert.equal(await anon.text('#me .name'), 'You');
+		assert.equal(await anon.text('#me .name'), 'Guest', 'expected no "YOU You" on the card');
 		assert.equal(await ada.text('#me .tag'), 'you');
 
 		await ada.page.reload();

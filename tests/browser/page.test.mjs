@@ -1,8 +1,9 @@
 // The page itself: it loads under the server's Content-Security-Policy
 // with no error, fits and sharpens its board to the viewport, speaks
 // English or Chinese after the browser (with a remembered toggle),
-// remembers the mute switch, and shows the preview stone only on the
-// player's turn.
+// remembers the mute switch, says "Your turn" in the tab of a player in
+// the background (and buzzes a phone), and shows the preview stone only
+// on the player's turn.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -97,6 +98,52 @@ describe('the page', () => {
 		await english.waitFor({ state: 'searching' });
 		assert.equal(await english.text('#status'), '正在寻找对手…');
 		assert.equal(await english.text('#cancel'), '取消');
+	});
+
+	it('says "Your turn" in the tab\'s title and icon while in the background, and buzzes once on the opponent\'s move when the sound is on', T, async () => {
+		const away = await openPlayer({ label: 'player in another tab' });
+		const mover = await openPlayer({ label: 'player who moves' });
+		// Buzzes are recorded (a desktop Chromium has no motor to ask).
+		await away.context.addInitScript(() => {
+			window.buzzes = [];
+			navigator.vibrate = (pattern) => window.buzzes.push(pattern) > 0;
+		});
+		await away.page.reload();
+		await away.page.waitForSelector('#app[data-lang]');
+		const pair = await matchPlayers(away, mover);
+		const awayRole = await away.app('role');
+		const moverRole = awayRole === 'front' ? 'back' : 'front';
+		const moves = [{ x: 7, y: 7 }, { x: 8, y: 8 }, { x: 6, y: 6 }, { x: 9, y: 9 }].map((cell, i) => ({ ...cell, role: i % 2 ? 'back' : 'front' }));
+		if (awayRole === 'front')
+			await playMoves(pair, moves.slice(0, 1));
+		let played = awayRole === 'front' ? 1 : 0;
+		const icon = () => away.page.getAttribute('link[rel="icon"]', 'href');
+		assert.equal(await away.page.title(), 'Gomoku — five in a row');
+
+		// The player goes to another tab; the opponent moves.
+		await away.page.evaluate(() => {
+			Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+			document.dispatchEvent(new Event('visibilitychange'));
+		});
+		const buzzesBefore = await away.page.evaluate(() => window.buzzes.length);
+		assert.equal(moves[played].role, moverRole);
+		await playMoves(pair, [moves[played]], played);
+		played++;
+		await away.page.waitForFunction(() => document.title === '● Your turn — Gomoku');
+		assert.equal(await icon(), 'favicon-turn.svg');
+		assert.equal(await away.page.evaluate(() => window.buzzes.length), buzzesBefore + 1, 'expected one buzz');
+		// Back in front: the page's own title again.
+		await away.page.evaluate(() => {
+			Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+			document.dispatchEvent(new Event('visibilitychange'));
+		});
+		assert.equal(await away.page.title(), 'Gomoku — five in a row');
+		assert.equal(await icon(), 'favicon.svg');
+		// Muted: no buzz.
+		await away.pressButton('#mute');
+		await away.waitFor({ muted: 'true' });
+		await playMoves(pair, moves.slice(played, played + 2), played);
+		assert.equal(await away.page.evaluate(() => window.buzzes.length), buzzesBefore + 1, 'expected no buzz while muted');
 	});
 
 	it('remembers the mute switch', T, async () => {

@@ -126,12 +126,13 @@ describe('the controls', () => {
 });
 
 describe('the player cards', () => {
-	it('before a game: this player by the name typed (or "You"), no colours', () => {
+	it('before a game: this player by the name typed (or "Guest": the card\'s badge says "you"), no colours', () => {
 		const players = playersOf(initialState(), 'en', 'Ada');
 		assert.equal(players.me.name, 'Ada');
 		assert.equal(players.me.role, '');
 		assert.equal(players.opponent.name, 'Opponent');
-		assert.equal(playersOf(initialState(), 'zh', '').me.name, '你');
+		assert.equal(playersOf(initialState(), 'zh', '').me.name, '游客');
+		assert.equal(playersOf(initialState(), 'en', '').me.name, 'Guest');
 	});
 
 	it('while searching: the opponent is waited for', () => {
@@ -157,11 +158,12 @@ describe('the player cards', () => {
 		assert.equal(playersOf(left, 'en', '').opponent.left, true);
 	});
 
-	it('against the computer: the AI badge and the level after the colour', () => {
+	it('against the computer: the AI badge, the level in its name only (not "Computer (hard) — White · Hard")', () => {
 		const opponent = playersOf(computer('front', 'hard'), 'en', '').opponent;
 		assert.equal(opponent.ai, true);
-		assert.equal(opponent.roleText, 'White · Hard');
-		assert.equal(playersOf(computer('front', 'hard'), 'zh', '').opponent.roleText, '白棋 · 困难');
+		assert.equal(opponent.name, 'Computer (hard)');
+		assert.equal(opponent.roleText, 'White');
+		assert.equal(playersOf(computer('front', 'hard'), 'zh', '').opponent.roleText, '白棋');
 	});
 
 	it('names the computer itself from its level, in the page\'s language, never by the server\'s English name', () => {

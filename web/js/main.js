@@ -39,7 +39,7 @@ import { boardGeometry, pointToCell, fitBoardSide, isCursorKey, moveCursor } fro
 import { reduce } from './game.js';
 import { initialState, isMyTurn } from './state.js';
 import {
-	statusOf, noteOf, controlsOf, undoWaitOf, playersOf, ruleTextOf, toastTextOf, boardPictureOf, pageDataOf, boardDataOf,
+	statusOf, noteOf, controlsOf, undoWaitOf, tabOf, playersOf, ruleTextOf, toastTextOf, boardPictureOf, pageDataOf, boardDataOf,
 	poolChoicesOf, emotesOf, clocksOf, movesSeenOf, spectatorsOf, seatCardsOf, boardText,
 } from './view.js';
 import { gameMode, chosenMode } from './modes.js';
@@ -158,6 +158,7 @@ const el = {
 	levelGroup: $('level'),
 	levelButtons: [...document.querySelectorAll('#level [data-level]')],
 	tools: $('tools'),
+	icon: document.querySelector('link[rel="icon"]'),
 	undo: $('undo'),
 	undoText: document.querySelector('#undo span'),
 	redo: $('redo'),
@@ -380,6 +381,9 @@ function perform(effect) {
 		break;
 	case 'sound':
 		sound.play(effect.name);
+		// A phone buzzes once when the opponent has moved (sound on).
+		if (effect.name === 'turn' && !sound.muted && navigator.vibrate)
+			navigator.vibrate(60);
 		break;
 	case 'toast':
 		showToast(toastTextOf(effect, lang), effect.code || effect.key);
@@ -482,7 +486,7 @@ function watchPixelRatio() {
 
 function applyLanguage() {
 	document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
-	document.title = text(lang, 'page.title');
+	renderTab();
 	for (const node of document.querySelectorAll('[data-text]'))
 		node.textContent = text(lang, node.dataset.text);
 	el.lang.setAttribute('aria-label', text(lang, 'lang.toggle.label'));
@@ -619,6 +623,14 @@ function renderUndoWait(now) {
 		el.undo.disabled = true;
 	else
 		el.undo.disabled = controlsOf(state).undo.disabled;
+}
+
+/** The tab's title and icon (tabOf): "Your turn" while in the background. */
+function renderTab() {
+	const tab = tabOf(screen === 'play' ? state : initialState(), lang, document.hidden);
+	document.title = tab.title;
+	if (el.icon.getAttribute('href') !== tab.icon)
+		el.icon.setAttribute('href', tab.icon);
 }
 
 /** Keeps renderLive's timer going while busy (something counts down), else stops it. */
@@ -928,6 +940,7 @@ function render() {
 	const seen = movesSeenOf(state);
 	renderMoves(['playing', 'over'].includes(state.phase), seen.moves, seen.first, state.size, 0);
 	el.status.textContent = say(statusOf(state));
+	renderTab();
 	el.rule.textContent = ruleTextOf(state, lang);
 	el.mute.setAttribute('aria-pressed', String(sound.muted));
 	el.mute.setAttribute('aria-label', text(lang, sound.muted ? 'mute.off' : 'mute.on'));
@@ -1013,6 +1026,7 @@ for (const type of ['pointerdown', 'keydown'])
 	window.addEventListener(type, () => sound.unlock(), { capture: true });
 
 el.main.addEventListener('click', () => dispatch({ type: 'client/find' }));
+document.addEventListener('visibilitychange', renderTab);
 el.friend.addEventListener('click', () => dispatch({ type: 'client/invite' }));
 el.inviteListed.addEventListener('change', () =>
 	dispatch({ type: 'client/invite-listed', listed: el.inviteListed.checked }));

@@ -7,6 +7,7 @@ const STRINGS = {
 	en: {
 		'title': 'Gomoku',
 		'page.title': 'Gomoku — five in a row',
+		'page.title.turn': '● Your turn — Gomoku',
 		'lang.toggle.label': 'Switch to Chinese',
 		'mute.on': 'Sound off',
 		'mute.off': 'Sound on',
@@ -14,7 +15,7 @@ const STRINGS = {
 		'name.label': 'Your name',
 		'name.placeholder': 'Anonymous',
 		'you': 'you',
-		'player.you': 'You',
+		'player.guest': 'Guest',
 		'player.opponent': 'Opponent',
 		'player.waiting': 'Waiting…',
 		'player.none': '—',
@@ -270,6 +271,7 @@ const STRINGS = {
 	zh: {
 		'title': '五子棋',
 		'page.title': '五子棋 — 在线对战',
+		'page.title.turn': '● 轮到你了 — 五子棋',
 		'lang.toggle.label': 'Switch to English',
 		'mute.on': '关闭声音',
 		'mute.off': '打开声音',
@@ -277,7 +279,7 @@ const STRINGS = {
 		'name.label': '你的名字',
 		'name.placeholder': '匿名',
 		'you': '你',
-		'player.you': '你',
+		'player.guest': '游客',
 		'player.opponent': '对手',
 		'player.waiting': '等待中…',
 		'player.none': '—',

@@ -74,6 +74,17 @@ export function undoWaitOf(state, now) {
 	return state.takebackAt !== null && now < state.takebackAt ? secondsUntil(state.takebackAt, now) : 0;
 }
 
+/**
+ * The tab's title and icon: while the page is in the background (hidden)
+ * and it is this player's move, "Your turn" and the icon with a dot, so a
+ * player in another tab sees it; else the page's own.
+ */
+export function tabOf(state, lang, hidden) {
+	if (hidden && turnOf(state) === 'me' && !gameMode(state).hotSeat)
+		return { title: text(lang, 'page.title.turn'), icon: 'favicon-turn.svg' };
+	return { title: text(lang, 'page.title'), icon: 'favicon.svg' };
+}
+
 /** The board as text, row-major: '.' empty, 'x' front (black), 'o' back. */
 export function boardText(cells) {
 	return cells.map((cell) => (cell === 'front' ? 'x' : cell === 'back' ? 'o' : '.')).join('');
@@ -438,11 +449,9 @@ export function clocksOf(state, now) {
  * styles the card by.
  */
 function playerCard(lang, {
-	name, role = '', turn, searching = false, left = false, away = false, ai = false, level = '', clock = null, bubble = '',
+	name, role = '', turn, searching = false, left = false, away = false, ai = false, clock = null, bubble = '',
 }) {
-	let roleText = role ? text(lang, `role.${role}`) : '';
-	if (roleText && level)
-		roleText += ` · ${text(lang, `level.${level}`)}`;
+	const roleText = role ? text(lang, `role.${role}`) : '';
 	return {
 		name,
 		role,
@@ -496,7 +505,7 @@ export function playersOf(state, lang, myName, now = 0) {
 	const clocks = seated ? clocksOf(state, now) : null;
 	return {
 		me: playerCard(lang, {
-			name: myName || text(lang, 'player.you'),
+			name: myName || text(lang, 'player.guest'), // the badge says "you" already
 			role: seat,
 			turn: turn === 'me',
 			clock: clocks && clocks[state.role],
@@ -510,7 +519,7 @@ export function playersOf(state, lang, myName, now = 0) {
 			left: seated && state.opponentLeft,
 			away: state.phase === 'playing' && state.awayUntil !== null,
 			ai: Boolean(seat) && gameMode(state).computer,
-			level: seat && gameMode(state).computer ? state.opponentLevel : '',
+			// (the computer's level is in its name)
 			clock: clocks && clocks[otherRole(state.role)],
 			bubble: seated && !state.emotesMuted ? bubbleAt(state.bubbles.opponent, now) : '',
 		}),
