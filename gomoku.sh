@@ -16,7 +16,7 @@ set -eu
 # adds. `run` and `build` need the first; `test` the first two; `bench`
 # the first and the last.
 RUN_PACKAGES="build-essential cmake pkg-config libwebsockets-dev \
-libwebsockets-evlib-uv libcjson-dev uuid-dev libsqlite3-dev ca-certificates"
+libwebsockets-evlib-uv libcjson-dev uuid-dev libsqlite3-dev zlib1g-dev ca-certificates"
 TEST_PACKAGES="libcmocka-dev nodejs npm chromium sqlite3 valgrind clang \
 libclang-rt-14-dev"
 BENCH_PACKAGES="jq nodejs npm"

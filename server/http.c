@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "files.h"
 #include "http_answer.h"
@@ -85,6 +86,32 @@ static bool http_has_body(struct lws *wsi)
  * transaction (once lws has sent it all), or with close the connection:
  * what LWS_CALLBACK_HTTP returns, 0 or -1 to close.
  */
+/*
+ * Whether the request's Accept-Encoding takes gzip: the token gzip (any
+ * case), unless its q is 0.
+ */
+static bool http_accepts_gzip(struct lws *wsi)
+{
+	char value[256];
+	char *item, *rest;
+
+	if (lws_hdr_copy(wsi, value, sizeof(value),
+			 WSI_TOKEN_HTTP_ACCEPT_ENCODING) <= 0)
+		return false;
+	for (item = strtok_r(value, ",", &rest); item;
+	     item = strtok_r(NULL, ",", &rest)) {
+		char *q;
+
+		item += strspn(item, " \t");
+		if (strncasecmp(item, "gzip", 4) || (item[4] && item[4] != ';' &&
+						     item[4] != ' '))
+			continue;
+		q = strstr(item, "q=");
+		return !q || strtod(q + 2, NULL) > 0;
+	}
+	return false;
+}
+
 static int http_send(struct per_session_data__http *pss, struct lws *wsi,
 		     const struct http_answer *answer, bool head, bool close)
 {
@@ -120,6 +147,16 @@ static int http_send(struct per_session_data__http *pss, struct lws *wsi,
 					wsi, WSI_TOKEN_HTTP_ETAG,
 					(const unsigned char *)answer->etag,
 					(int)strlen(answer->etag), &p, end)) ||
+	    (answer->encoding &&
+	     answer->status != HTTP_STATUS_NOT_MODIFIED &&
+	     lws_add_http_header_by_token(
+		     wsi, WSI_TOKEN_HTTP_CONTENT_ENCODING,
+		     (const unsigned char *)answer->encoding,
+		     (int)strlen(answer->encoding), &p, end)) ||
+	    (answer->vary &&
+	     lws_add_http_header_by_name(wsi, (const unsigned char *)"vary:",
+					 (const unsigned char *)answer->vary,
+					 (int)strlen(answer->vary), &p, end)) ||
 	    (close && lws_add_http_header_by_token(
 			      wsi, WSI_TOKEN_CONNECTION,
 			      (const unsigned char *)connection_close,
@@ -208,7 +245,7 @@ static int http_request(struct per_vhost_data__http *vhd,
 						  0 ?
 					  tag :
 					  NULL,
-				  &answer);
+				  http_accepts_gzip(wsi), &answer);
 	}
 	rc = rc ? -1 : http_send(pss, wsi, &answer, head, pss->drain);
 	free(answer.body);
@@ -239,6 +276,10 @@ static int http_callback(struct lws *wsi, enum lws_callback_reasons reason,
 			return -1;
 		}
 		return 0;
+	case LWS_CALLBACK_PROTOCOL_DESTROY:
+		if (vhd)
+			files_release(&vhd->files);
+		break;
 	case LWS_CALLBACK_HTTP:
 		return http_request(vhd, pss, wsi);
 	case LWS_CALLBACK_HTTP_WRITEABLE:

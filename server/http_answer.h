@@ -20,6 +20,8 @@ struct http_answer {
 	unsigned int status; /* HTTP status code */
 	const char *mime;    /* Content-Type; NULL: none */
 	const char *cache;   /* Cache-Control; NULL: none */
+	const char *encoding; /* Content-Encoding; NULL: none */
+	const char *vary;    /* Vary; NULL: none */
 	char etag[20];	     /* ETag (without quotes); "": none */
 	char *body;	     /* malloc'd, or NULL for none */
 	size_t len;	     /* bytes of body */

@@ -75,6 +75,36 @@ describe('the page', () => {
 		});
 	}
 
+	it('asks for every module at once (modulepreload), gets the text files gzip-compressed, and revalidates them on a reload', T, async () => {
+		const markup = (await server.get('/')).body;
+		const preloaded = [...markup.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((match) => `/${match[1]}`).sort();
+		const player = await openPlayer({ label: 'player' });
+		const responses = [];
+		player.page.on('response', (response) => responses.push(response));
+		await player.page.reload();
+		await player.page.waitForSelector('#app[data-lang]');
+		const pathOf = (response) => new URL(response.url()).pathname;
+		const modules = responses.map(pathOf).filter((path) => path.startsWith('/js/') && path !== '/js/main.js').sort();
+		assert.deepEqual(preloaded, [...new Set(modules)],
+			'expected every module the page imports, and no other, named by a modulepreload link');
+		for (const path of ['/js/main.js', '/js/game.js', '/style.css'])
+			assert.equal(await server.get(path).then((res) => res.headers['content-encoding']), undefined,
+				`expected ${path} plain to a client that asks for no gzip`);
+		const statuses = new Map(responses.map((response) => [pathOf(response), response.status()]));
+		assert.ok([...statuses.values()].every((status) => status === 200 || status === 304),
+			`expected only 200 and 304, got ${JSON.stringify([...statuses])}`);
+		assert.equal(statuses.get('/js/main.js'), 304, 'expected the reload to revalidate main.js, not to fetch it again');
+		// Chromium asks for gzip; what the server then sends is gzip.
+		const main = responses.find((response) => pathOf(response) === '/js/main.js');
+		const asked = (await main.request().allHeaders())['accept-encoding'] || '';
+		assert.match(asked, /gzip/, 'expected Chromium to accept gzip');
+		for (const path of ['/', '/js/main.js', '/style.css', '/favicon.svg']) {
+			const res = await server.get(path, { headers: { 'accept-encoding': asked } });
+			assert.equal(res.headers['content-encoding'], 'gzip', `expected ${path} gzip-compressed to Chromium`);
+			assert.equal(res.headers.vary, 'Accept-Encoding');
+		}
+	});
+
 	it('speaks Chinese to a Chinese browser, and the toggle switches and is remembered', T, async () => {
 		const player = await openPlayer({ device: 'phone', locale: 'zh-CN', label: 'Chinese player' });
 		assert.equal(await player.app('lang'), 'zh');

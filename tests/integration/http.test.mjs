@@ -4,6 +4,8 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import http from 'node:http';
+import zlib from 'node:zlib';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -105,6 +107,39 @@ describe('HTTP', () => {
 		assert.match(String(res.headers['content-type']), /^text\/html/,
 			`expected GET / to be text/html, got ${res.headers['content-type']}`);
 		assert.match(res.body, /<canvas/i, `expected the page to contain a <canvas>, got ${res.body.slice(0, 300)}`);
+	});
+
+	it('sends the text files gzip-compressed to a client that takes gzip, each version with its ETag, revalidated with 304', T, async () => {
+		const plain = await new Promise((resolve, reject) => {
+			// Node's httpGet reads text: fetch the compressed bytes raw.
+			const req = http.get({ host: HOST, port: server.port, path: '/js/main.js', headers: { 'accept-encoding': 'gzip' } },
+				(res) => {
+					const chunks = [];
+					res.on('data', (chunk) => chunks.push(chunk));
+					res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+				});
+			req.on('error', reject);
+		});
+		assert.equal(plain.headers['content-encoding'], 'gzip');
+		assert.equal(plain.headers['cache-control'], 'no-cache', 'expected the browser to keep the file and ask again');
+		assert.equal(plain.headers.vary, 'Accept-Encoding');
+		const file = fs.readFileSync(path.join(webRoot, 'js', 'main.js'));
+		assert.ok(zlib.gunzipSync(plain.body).equals(file), 'expected the gzip body to be the file');
+		assert.ok(plain.body.length < file.length / 2, `expected main.js to shrink by half at least: ${plain.body.length} of ${file.length} bytes`);
+		const tag = plain.headers.etag;
+		const again = await server.get('/js/main.js', { headers: { 'accept-encoding': 'gzip', 'if-none-match': tag } });
+		assert.equal(again.status, 304);
+		assert.equal(again.body, '');
+		// Without gzip (or with q=0): the file as it is, under another ETag.
+		for (const asked of [undefined, 'gzip;q=0, identity']) {
+			const res = await server.get('/js/main.js', { headers: asked ? { 'accept-encoding': asked } : {} });
+			assert.equal(res.status, 200);
+			assert.equal(res.headers['content-encoding'], undefined, `expected no gzip for Accept-Encoding ${asked}`);
+			assert.equal(res.body, file.toString('utf8'));
+			assert.notEqual(res.headers.etag, tag);
+			const stale = await server.get('/js/main.js', { headers: { 'if-none-match': tag } });
+			assert.equal(stale.status, 200, 'expected the compressed copy\'s ETag not to stand for the plain file');
+		}
 	});
 
 	it('answers 404 for a file that does not exist', T, async () => {
