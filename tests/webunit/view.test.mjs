@@ -9,6 +9,7 @@ import { reduce } from '../../web/js/game.js';
 import { initialState, emptyCells } from '../../web/js/state.js';
 import {
 	controlsOf, playersOf, ruleTextOf, toastTextOf, boardPictureOf, pageDataOf, boardDataOf,
+	moveSaid, pointSaid, positionSaid,
 } from '../../web/js/view.js';
 
 const ROOM = '9c1d4a77-2b3e-4f10-8a6b-5d4e3c2b1a09';
@@ -251,5 +252,18 @@ describe('the rest of the page', () => {
 			size: '15', moves: '1', stones: '1', board: emptyCells(15).map((_, i) => (i === 7 * 15 + 7 ? 'x' : '.')).join(''),
 			last: '7,7', line: '', forbidden: '',
 		});
+	});
+});
+
+describe('what a screen reader is told', () => {
+	it('says a move, the cursor\'s point and the position with its last moves, newest first', () => {
+		const state = reduce(reduce(online('front'), { type: 'board', move: { x: 7, y: 7, role: 'front' }, role: 'back', moves: 1 }).state,
+			{ type: 'board', move: { x: 8, y: 6, role: 'back' }, role: 'front', moves: 2 }).state;
+		assert.equal(moveSaid({ x: 7, y: 7, role: 'front' }, 15, 'en'), 'Black H8');
+		assert.equal(moveSaid({ x: 7, y: 7, role: 'front' }, 15, 'zh'), '黑棋 H8');
+		assert.equal(pointSaid(state, { x: 7, y: 7 }, 'en'), 'H8, Black');
+		assert.equal(pointSaid(state, { x: 0, y: 14 }, 'en'), 'A1, empty');
+		assert.equal(positionSaid(state, 'en'), 'Gomoku board, 15 by 15. 2 stones. Last moves, newest first: White I9, Black H8.');
+		assert.equal(positionSaid(initialState(), 'en'), 'Gomoku board, 15 by 15. 0 stones.');
 	});
 });

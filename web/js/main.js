@@ -39,7 +39,7 @@ import { boardGeometry, pointToCell, fitBoardSide, isCursorKey, moveCursor } fro
 import { reduce } from './game.js';
 import { initialState, isMyTurn } from './state.js';
 import {
-	statusOf, noteOf, controlsOf, undoWaitOf, tabOf, playersOf, ruleTextOf, toastTextOf, boardPictureOf, pageDataOf, boardDataOf,
+	statusOf, noteOf, controlsOf, undoWaitOf, tabOf, moveSaid, pointSaid, positionSaid, playersOf, ruleTextOf, toastTextOf, boardPictureOf, pageDataOf, boardDataOf,
 	poolChoicesOf, emotesOf, clocksOf, movesSeenOf, spectatorsOf, seatCardsOf, boardText,
 } from './view.js';
 import { gameMode, chosenMode } from './modes.js';
@@ -159,6 +159,7 @@ const el = {
 	levelButtons: [...document.querySelectorAll('#level [data-level]')],
 	tools: $('tools'),
 	icon: document.querySelector('link[rel="icon"]'),
+	announce: $('announce'),
 	undo: $('undo'),
 	undoText: document.querySelector('#undo span'),
 	redo: $('redo'),
@@ -319,10 +320,22 @@ async function fetchJson(path) {
 	return response.json();
 }
 
+/**
+ * Tells a screen reader text through the polite live region (the same
+ * words twice in a row are said again).
+ */
+function announce(said) {
+	el.announce.textContent = el.announce.textContent === said ? `${said}\u00a0` : said;
+}
+
 /** Runs action through the reducer, carries out its effects, redraws. */
 function dispatch(action) {
+	const before = state;
 	const result = reduce(state, action, Date.now());
 	state = result.state;
+	// Every new stone is said ("Black H8"); whose turn it is, the status.
+	if (state.lastMove && state.lastMove !== before.lastMove && state.moves > before.moves && state.synced)
+		announce(moveSaid(state.lastMove, state.size, lang));
 	for (const effect of result.effects)
 		perform(effect);
 	keep();
@@ -330,6 +343,7 @@ function dispatch(action) {
 }
 
 let kept = { local: undefined, takenBack: undefined }; // what keep() last wrote
+let saidNote = ''; // the key of the note last said (renderLive)
 
 /**
  * Keeps for a reload what the server does not: the game on one screen,
@@ -594,7 +608,13 @@ function renderLive() {
 		return;
 	}
 	renderPlayers(now);
-	el.note.textContent = say(noteOf(state, now));
+	const note = noteOf(state, now);
+	el.note.textContent = say(note);
+	// A new kind of note (an offer, its answer, a countdown begun) is said
+	// once; its seconds ticking are not.
+	if (note && note.key !== saidNote && note.key !== 'note.moves')
+		announce(say(note));
+	saidNote = note ? note.key : '';
 	renderEmotes(now);
 	renderUndoWait(now);
 
@@ -950,7 +970,7 @@ function render() {
 	renderLive();
 
 	Object.assign(el.board.dataset, boardDataOf(state));
-	el.board.setAttribute('aria-label', text(lang, 'board.label', { size: state.size }));
+	el.board.setAttribute('aria-label', positionSaid(state, lang));
 	drawBoard();
 }
 
@@ -1011,6 +1031,12 @@ document.addEventListener('keydown', (event) => {
 		if (document.activeElement !== el.board)
 			el.board.focus({ preventScroll: true });
 		drawBoard();
+		announce(pointSaid(state, cursor, lang));
+		return;
+	}
+	if ((event.key === 'm' || event.key === 'M') && (event.target === el.board || event.target === document.body)) {
+		event.preventDefault();
+		announce(positionSaid(state, lang));
 		return;
 	}
 	const onBoard = event.target === el.board || event.target === document.body;

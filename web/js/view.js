@@ -13,7 +13,7 @@
 
 import {
 	isLive, canPlace, canUndo, canRedo, canAnswer, otherRole, speaksVersion2,
-	canAbort, canResign, canOfferDraw, canRematch, hasEmotes, canEmote, inOpening,
+	canAbort, canResign, canOfferDraw, canRematch, hasEmotes, canEmote, inOpening, isForbidden,
 } from './state.js';
 import { gameMode, chosenMode } from './modes.js';
 import { text, hasText, pointLabel, computerName } from './text.js';
@@ -83,6 +83,38 @@ export function tabOf(state, lang, hidden) {
 	if (hidden && turnOf(state) === 'me' && !gameMode(state).hotSeat)
 		return { title: text(lang, 'page.title.turn'), icon: 'favicon-turn.svg' };
 	return { title: text(lang, 'page.title'), icon: 'favicon.svg' };
+}
+
+/** A move as a screen reader says it: "Black H8". */
+export function moveSaid(move, size, lang) {
+	return `${text(lang, `role.${move.role}`)} ${pointLabel(move.x, move.y, size)}`;
+}
+
+/** A point under the keyboard cursor as said: "H8, empty", "H8, Black", "H8, forbidden". */
+export function pointSaid(state, point, lang) {
+	const cell = state.cells[point.y * state.size + point.x];
+	let what = cell ? text(lang, `role.${cell}`) : text(lang, 'say.empty');
+	if (!cell && isForbidden(state, point.x, point.y))
+		what = text(lang, 'say.forbidden');
+	return `${pointLabel(point.x, point.y, state.size)}, ${what}`;
+}
+
+/** How many of the last moves the board's description says. */
+export const MOVES_SAID = 6;
+
+/**
+ * The position as a screen reader is told it (the board's label, and the
+ * M key): the board, the stones, the last moves, newest first.
+ */
+export function positionSaid(state, lang) {
+	const seen = movesSeenOf(state).moves;
+	const last = seen.slice(-MOVES_SAID).reverse().map((move) => moveSaid(move, state.size, lang));
+	const stones = state.cells.filter((cell) => cell !== '').length;
+	let said = text(lang, 'board.label', { size: state.size });
+	said += `. ${text(lang, 'say.stones', { stones })}`;
+	if (last.length)
+		said += `. ${text(lang, 'say.last', { moves: last.join(', ') })}`;
+	return `${said}.`;
 }
 
 /** The board as text, row-major: '.' empty, 'x' front (black), 'o' back. */
