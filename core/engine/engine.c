@@ -67,6 +67,7 @@ struct level_config {
 	int vct_depth;		 /* attacker moves of a VCT; 0: no VCT */
 	uint64_t root_vct_nodes; /* own VCT and the opponent's, at the root */
 	uint64_t defence_vct_nodes; /* per move checked against his VCT */
+	int near_margin; /* plays any root move within this of the best; 0: the best */
 };
 
 static const struct level_config level_configs[] = {
@@ -75,6 +76,8 @@ static const struct level_config level_configs[] = {
 		.width = 10,
 		.root_width = 16,
 		.default_nodes = ENGINE_DEFAULT_NODES_MEDIUM,
+		/* a little less than an open three is worth */
+		.near_margin = 24,
 	},
 	[ENGINE_HARD] = {
 		.max_depth = 24,
@@ -216,7 +219,7 @@ int engine_easy_score(const struct board *board, enum role to_move, int x,
 	return score;
 }
 
-/* A hash of the stones, to spread the easy level's choice among ties. */
+/* A hash of the stones, to spread the easy level's choice among near-equal cells. */
 static uint64_t board_hash(const struct board *board)
 {
 	uint64_t hash = 0xcbf29ce484222325ull;
@@ -228,16 +231,24 @@ static uint64_t board_hash(const struct board *board)
 }
 
 /*
- * The easy level: the cell of highest engine_easy_score(), skipping those
- * renju forbids black; among several, one picked by a hash of the seed and
- * the position. 0, or -ENOSPC when no cell may be played.
+ * Easy plays like a person: any cell whose score is within an eighth of
+ * the best, so that the same moves of the player do not bring the same
+ * game. A five (20000 and up) is still always played, and a four's block
+ * (10000 and up) only passed over for a cell nearly as urgent.
+ */
+#define EASY_NEAR_SHIFT 3
+
+/*
+ * The easy level: a cell of engine_easy_score() within an eighth of the
+ * best, skipping those renju forbids black, picked by a hash of the seed
+ * and the position. 0, or -ENOSPC when no cell may be played.
  */
 static int easy_choose(const struct board *board, enum role to_move,
 		       enum rule rule, uint32_t seed, struct engine_result *out)
 {
 	int scores[BOARD_MAX_CELLS];
 	int cells = board->size * board->size;
-	int best = -1, ties = 0, pick, i;
+	int best = -1, ties = 0, near, pick, i;
 
 	for (i = 0; i < cells; i++) {
 		struct cell at = board_cell(board->size, i);
@@ -252,24 +263,22 @@ static int easy_choose(const struct board *board, enum role to_move,
 			scores[board_index(board->size, forbidden[i].x,
 					   forbidden[i].y)] = -1;
 	}
-	for (i = 0; i < cells; i++) {
-		if (scores[i] > best) {
+	for (i = 0; i < cells; i++)
+		if (scores[i] > best)
 			best = scores[i];
-			ties = 1;
-		} else if (scores[i] == best) {
-			ties++;
-		}
-	}
 	if (best < 0)
 		return -ENOSPC;
+	near = best - (best >> EASY_NEAR_SHIFT);
+	for (i = 0; i < cells; i++)
+		ties += scores[i] >= near;
 	pick = (int)(mix64(board_hash(board) ^ seed) % (uint64_t)ties);
 	for (i = 0; i < cells; i++) {
-		if (scores[i] == best && pick-- == 0) {
+		if (scores[i] >= near && pick-- == 0) {
 			struct cell at = board_cell(board->size, i);
 
 			out->x = at.x;
 			out->y = at.y;
-			out->score = best;
+			out->score = scores[i];
 			break;
 		}
 	}
@@ -828,6 +837,47 @@ static bool root_forced(struct engine *engine, enum role side,
 }
 
 /*
+ * Medium plays like a person: once the search is done, every root move
+ * is scored exactly at its depth, and one within near_margin of the best
+ * is picked by the seed (a won or lost position keeps the best). The
+ * budget or the deadline running out keeps the best too.
+ */
+static void root_pick_near(struct engine *engine, struct root *root,
+			   struct engine_result *out)
+{
+	struct position *pos = &engine->pos;
+	enum role side = root->side, other = role_other(side);
+	int32_t scores[BOARD_MAX_CELLS];
+	int best = -SCORE_INFINITE, near = 0, pick, i;
+
+	if (out->depth < 1 || out->score >= SCORE_WON ||
+	    out->score <= -SCORE_WON)
+		return;
+	for (i = 0; i < root->count; i++) {
+		position_play(pos, root->moves[i], side);
+		scores[i] = -search(engine, other, out->depth - 1,
+				    -SCORE_INFINITE, SCORE_INFINITE, 1);
+		position_undo(pos);
+		if (engine->stopped)
+			return;
+		if (scores[i] > best)
+			best = scores[i];
+	}
+	if (best >= SCORE_WON)
+		return; /* a win the iterations did not see: play the best */
+	for (i = 0; i < root->count; i++)
+		near += scores[i] >= best - engine->level->near_margin;
+	pick = (int)(mix64(pos->key ^ engine->jitter) % (uint64_t)near);
+	for (i = 0; i < root->count; i++) {
+		if (scores[i] >= best - engine->level->near_margin &&
+		    pick-- == 0) {
+			result_set(out, root->moves[i], scores[i], false);
+			return;
+		}
+	}
+}
+
+/*
  * The empty cell nearest the centre that side may play (when no candidate
  * is left), or -1.
  */
@@ -891,6 +941,8 @@ static int search_choose(struct engine *engine, enum role side,
 		    root->count == 1)
 			break;
 	}
+	if (engine->level->near_margin)
+		root_pick_near(engine, root, out);
 	return 0;
 }
 

@@ -6,10 +6,12 @@
  * and a deadline), randomness through its seed.
  *
  * Three levels:
- * - ENGINE_EASY: the old one-ply heuristic, kept exactly (see
- *   engine_easy_score()); among equally scored cells a seeded choice.
+ * - ENGINE_EASY: the old one-ply heuristic's scores (see
+ *   engine_easy_score()); a seeded choice among the cells within an
+ *   eighth of the best.
  * - ENGINE_MEDIUM: forced moves (win now, block a four), then a shallow
- *   alpha-beta search (depth 2) over the pattern evaluation.
+ *   alpha-beta search (depth 2) over the pattern evaluation; a seeded
+ *   choice among the root moves near the best (not when won or lost).
  * - ENGINE_HARD: forced moves; a search for a win by continuous fours (VCF)
  *   and then by fours and open threes (VCT) for the side to move; the same
  *   for the opponent, keeping only the moves that stop his; then
@@ -56,7 +58,7 @@
 
 /* How hard the computer plays. */
 enum engine_level {
-	ENGINE_EASY,   /* the old one-ply heuristic */
+	ENGINE_EASY,   /* the old one-ply heuristic, near-best at random */
 	ENGINE_MEDIUM, /* forced moves and a depth-2 search */
 	ENGINE_HARD,   /* the full engine */
 };

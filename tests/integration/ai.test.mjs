@@ -102,6 +102,28 @@ describe('playing the computer', () => {
 		});
 	}
 
+	for (const level of ['easy', 'medium']) {
+		it(`does not replay the same game at ${level} when the player does: its near-equal moves are picked at random`, T, async () => {
+			// The engine plays black, so each game starts from an empty board;
+			// the player answers with the same naive moves every time.
+			const games = [];
+			for (let game = 0; game < 3; game++) {
+				const player = await connectAiAs(server, 'front', { level });
+				const position = new Position(SIZE);
+				const engineMoves = [];
+				while (!position.result() && engineMoves.length < 6) {
+					if (position.toMove === player.role)
+						await playerMove(player, position, naiveCell(position));
+					else
+						engineMoves.push((await expectEngineMove(player, position, { boundMs: BOUND_MS })).board.move);
+				}
+				games.push(JSON.stringify(engineMoves.map(({ x, y }) => [x, y])));
+				await player.close(1000);
+			}
+			assert.ok(new Set(games).size > 1, `expected the ${level} engine to vary its game, it played ${games.join(' three times, and ')}`);
+		});
+	}
+
 	it('plays medium when mode=ai names no level', T, async () => {
 		const player = await connectAi(server);
 		assertEngineRole(player, 'medium');

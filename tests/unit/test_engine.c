@@ -134,35 +134,131 @@ static void easy_counts_only_windows_inside_the_board(void **state)
 	expect_int(engine_easy_score(&board, ROLE_BACK, 0, 1), 0);
 }
 
-static void easy_plays_a_cell_of_the_highest_score(void **state)
+/* The move of level for role on board under seed (no other limit). */
+static struct engine_result choose_seeded(const struct board *board,
+					  enum role role,
+					  enum engine_level level,
+					  uint32_t seed)
 {
-	static const char *const rows[] = {
+	struct engine_limits limits = { .max_nodes = 20000, .seed = seed };
+	struct engine_result result;
+	struct engine *engine = engine_new(1 << 16);
+
+	assert_non_null(engine);
+	expect_int(engine_choose(engine, board, role, RULE_FREESTYLE, level,
+				 &limits, &result),
+		   0);
+	engine_free(engine);
+	return result;
+}
+
+/* Counts the distinct moves of level over seeds 1..SEEDS on board. */
+#define SEEDS 24
+static int distinct_moves(const struct board *board, enum role role,
+			  enum engine_level level)
+{
+	bool seen[BOARD_MAX_CELLS] = { false };
+	int distinct = 0;
+	uint32_t seed;
+
+	for (seed = 1; seed <= SEEDS; seed++) {
+		struct engine_result result =
+			choose_seeded(board, role, level, seed);
+		int index = board_index(board->size, result.x, result.y);
+
+		distinct += !seen[index];
+		seen[index] = true;
+	}
+	return distinct;
+}
+
+/*
+ * An opening where the easy score has one best cell and three within an
+ * eighth of it: the old choice (the best, ties broken by the seed) played
+ * one move here whatever the seed, and so did medium.
+ */
+static const char *const quiet_rows[] = {
+	"...............", /* 0 */
+	"...............", /* 1 */
+	"...............", /* 2 */
+	"...............", /* 3 */
+	"...............", /* 4 */
+	"........O......", /* 5 */
+	"......X........", /* 6 */
+	".......X.......", /* 7 */
+	NULL,
+};
+
+static void easy_plays_a_cell_near_the_best_and_varies_with_the_seed(
+	void **state)
+{
+	struct board board;
+	int best = 0, ties = 0, x, y;
+	uint32_t seed;
+
+	(void)state;
+	board_draw(&board, 15, quiet_rows);
+	for (y = 0; y < 15; y++) {
+		for (x = 0; x < 15; x++) {
+			int score = engine_easy_score(&board, ROLE_BACK, x, y);
+
+			if (score > best)
+				ties = 0;
+			if (score >= best) {
+				best = score;
+				ties++;
+			}
+		}
+	}
+	expect_int(ties, 1); /* one best cell: no tie to break */
+	for (seed = 1; seed <= SEEDS; seed++) {
+		struct engine_result result =
+			choose_seeded(&board, ROLE_BACK, ENGINE_EASY, seed);
+		int score = engine_easy_score(&board, ROLE_BACK, result.x,
+					      result.y);
+
+		if (score < best - best / 8)
+			fail_msg("seed %u: (%d, %d) scores %d, best %d", seed,
+				 result.x, result.y, score, best);
+		expect_int(result.score, score);
+	}
+	/* The same moves of the player do not bring the same game. */
+	assert_true(distinct_moves(&board, ROLE_BACK, ENGINE_EASY) >= 3);
+}
+
+static void medium_varies_with_the_seed_and_still_wins_and_blocks(
+	void **state)
+{
+	static const char *const win_rows[] = {
 		"...............", /* 0 */
 		"...............", /* 1 */
 		"...............", /* 2 */
 		"...............", /* 3 */
 		"...............", /* 4 */
-		"......O........", /* 5 */
-		"...............", /* 6 */
-		".....XXX.......", /* 7 */
-		"........O......", /* 8 */
+		"..........O....", /* 5 */
+		"..........O....", /* 6 */
+		"..OXXXX...O....", /* 7 */
 		NULL,
 	};
-	struct board board;
-	struct engine_result result;
-	int best = 0, x, y;
+	struct board board, win;
+	uint32_t seed;
 
 	(void)state;
-	board_draw(&board, 15, rows);
-	for (y = 0; y < 15; y++)
-		for (x = 0; x < 15; x++)
-			if (engine_easy_score(&board, ROLE_BACK, x, y) > best)
-				best = engine_easy_score(&board, ROLE_BACK, x,
-							 y);
-	result = choose(&board, ROLE_BACK, RULE_FREESTYLE, ENGINE_EASY, 0);
-	expect_int(engine_easy_score(&board, ROLE_BACK, result.x, result.y),
-		   best);
-	expect_int(result.score, best);
+	board_draw(&board, 15, quiet_rows);
+	assert_true(distinct_moves(&board, ROLE_BACK, ENGINE_MEDIUM) >= 2);
+	board_draw(&win, 15, win_rows);
+	for (seed = 1; seed <= SEEDS; seed++) {
+		/* front wins at (7, 7); back must block there */
+		struct engine_result won =
+			choose_seeded(&win, ROLE_FRONT, ENGINE_MEDIUM, seed);
+		struct engine_result blocked =
+			choose_seeded(&win, ROLE_BACK, ENGINE_MEDIUM, seed);
+
+		expect_move(won, ENGINE_MEDIUM, 7, 7);
+		expect_move(blocked, ENGINE_MEDIUM, 7, 7);
+		expect_move(choose_seeded(&win, ROLE_FRONT, ENGINE_EASY, seed),
+			    ENGINE_EASY, 7, 7);
+	}
 }
 
 /* ---- patterns and evaluation ---- */
@@ -924,7 +1020,10 @@ int main(void)
 		cmocka_unit_test(easy_scores_a_three_with_the_own_weights),
 		cmocka_unit_test(easy_ignores_windows_holding_both_sides),
 		cmocka_unit_test(easy_counts_only_windows_inside_the_board),
-		cmocka_unit_test(easy_plays_a_cell_of_the_highest_score),
+		cmocka_unit_test(
+			easy_plays_a_cell_near_the_best_and_varies_with_the_seed),
+		cmocka_unit_test(
+			medium_varies_with_the_seed_and_still_wins_and_blocks),
 		cmocka_unit_test(classify_names_what_a_stone_would_make),
 		cmocka_unit_test(classify_finds_a_four_three),
 		cmocka_unit_test(
