@@ -101,3 +101,151 @@ describe('a screen reader', () => {
 		await waitForSaid(pair.front, 'Your opponent declined the takeback.');
 	});
 });
+
+/**
+ * The texts of player's page whose contrast with what is behind them is
+ * under 4.5:1: [{text, colour, ratio}]. Behind a text are the backgrounds
+ * of its element and every ancestor, blended from the page's own colour
+ * up (a gradient counts by each of its colours, so the worst is taken).
+ * Hidden texts, disabled controls (WCAG leaves inactive ones out), the
+ * board canvas and what only a screen reader reads are left out; the
+ * colours are read once every transition has ended.
+ */
+function lowContrast(player) {
+	return player.page.evaluate(async () => {
+		// Colours in the middle of a transition (a theme just switched) are neither theme's.
+		await Promise.all(document.getAnimations().filter((animation) => animation instanceof CSSTransition)
+			.map((animation) => animation.finished.catch(() => {})));
+		const parse = (text) => {
+			const hex = text.trim().match(/^#([0-9a-f]{6})$/i);
+			if (hex)
+				return { r: parseInt(hex[1].slice(0, 2), 16), g: parseInt(hex[1].slice(2, 4), 16), b: parseInt(hex[1].slice(4), 16), a: 1 };
+			const match = text.match(/rgba?\(([^)]+)\)/);
+			if (!match)
+				return null;
+			const parts = match[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+			return { r: parts[0], g: parts[1], b: parts[2], a: parts.length > 3 ? parts[3] : 1 };
+		};
+		const over = (top, bottom) => ({
+			r: top.r * top.a + bottom.r * (1 - top.a),
+			g: top.g * top.a + bottom.g * (1 - top.a),
+			b: top.b * top.a + bottom.b * (1 - top.a),
+			a: 1,
+		});
+		const luminance = ({ r, g, b }) => {
+			const linear = (value) => {
+				const v = value / 255;
+				return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+			};
+			return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+		};
+		const ratio = (a, b) => {
+			const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+			return (light + 0.05) / (dark + 0.05);
+		};
+		const root = getComputedStyle(document.documentElement);
+		// The page's colour, and the body's gradient spots on it.
+		const page = ['--bg', '--bg-light', '--bg-deep'].map((name) => parse(root.getPropertyValue(name)));
+		const behind = (element) => {
+			const chain = [];
+			for (let node = element; node && node !== document.body; node = node.parentElement)
+				chain.unshift(node);
+			let colours = page;
+			for (const node of chain) {
+				const style = getComputedStyle(node);
+				if (style.backgroundImage.includes('gradient')) {
+					const stops = [...style.backgroundImage.matchAll(/rgba?\([^)]+\)|#[0-9a-f]{6}/gi)]
+						.map((match) => parse(match[0])).filter((stop) => stop && stop.a > 0);
+					if (stops.length)
+						colours = colours.flatMap((colour) => stops.map((stop) => over(stop, colour)));
+				}
+				const colour = parse(style.backgroundColor);
+				if (colour && colour.a > 0)
+					colours = colours.map((below) => over(colour, below));
+			}
+			return colours;
+		};
+		const shown = (element) => {
+			if (element.closest('[hidden], .sr-only, canvas, svg, :disabled, option'))
+				return false;
+			const style = getComputedStyle(element);
+			const box = element.getBoundingClientRect();
+			return style.visibility === 'visible' && Number(style.opacity) > 0 && box.width > 0 && box.height > 0 &&
+				!element.closest('.toast:not(.show)');
+		};
+		const problems = [];
+		for (const element of document.querySelectorAll('body *')) {
+			const own = [...element.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE)
+				.map((node) => node.textContent.trim()).join('');
+			if (!own || !shown(element))
+				continue;
+			const style = getComputedStyle(element);
+			const colour = parse(style.color);
+			const worst = Math.min(...behind(element).map((background) => ratio(over(colour, background), background)));
+			if (worst < 4.5)
+				problems.push({ text: own.slice(0, 40), id: element.id || element.className, colour: style.color, ratio: Number(worst.toFixed(2)) });
+		}
+		return problems;
+	});
+}
+
+describe('both themes', () => {
+	const { openPlayer } = useBrowser();
+
+	for (const scheme of ['dark', 'light']) {
+		it(`follows a ${scheme} system, and every text has a contrast of 4.5:1 at least: start screen, a game with an offer, the end`, T, async () => {
+			const one = await openPlayer({ label: `${scheme} player one` });
+			const two = await openPlayer({ device: 'phone', label: `${scheme} player two` });
+			for (const player of [one, two]) {
+				await player.page.emulateMedia({ colorScheme: scheme });
+				await player.page.reload();
+				await player.page.waitForSelector(`html[data-theme="${scheme}"]`);
+			}
+			const seen = {};
+			seen.start = await lowContrast(one);
+			await one.pressButton('#mode [data-mode="ai"]');
+			seen.computer = await lowContrast(one);
+			await one.pressButton('#mode [data-mode="online"]');
+			const pair = await matchPlayers(one, two);
+			await playMoves(pair, [{ role: 'front', x: 7, y: 7 }, { role: 'back', x: 8, y: 8 }]);
+			await pair.front.page.click('#undo');
+			await pair.back.page.waitForSelector('#prompt', { state: 'visible' });
+			seen.offer = await lowContrast(pair.back);
+			seen.playing = await lowContrast(pair.front);
+			for (const player of [one, two])
+				await player.screenshot(`${player.device}-theme-${scheme}-playing`);
+			await pair.back.page.click('#decline');
+			await pair.front.page.click('#resign');
+			await pair.front.page.click('#accept');
+			await pair.back.waitFor({ state: 'over' });
+			seen.over = await lowContrast(pair.back);
+			for (const [screen, problems] of Object.entries(seen))
+				assert.deepEqual(problems, [], `expected every text readable (4.5:1) on the ${screen} screen in the ${scheme} theme`);
+		});
+	}
+
+	for (const device of ['small', 'landscape']) {
+		it(`has every text readable on the start screen of a ${device} phone, in both themes`, T, async () => {
+			const player = await openPlayer({ device, label: `${device} player` });
+			for (const scheme of ['dark', 'light']) {
+				await player.page.emulateMedia({ colorScheme: scheme });
+				await player.page.waitForSelector(`html[data-theme="${scheme}"]`);
+				assert.deepEqual(await lowContrast(player), [], `expected every text readable on a ${device} phone, ${scheme}`);
+				await player.screenshot(`${device}-theme-${scheme}-start`);
+			}
+		});
+	}
+
+	it('switches with the button and remembers it over the system\'s', T, async () => {
+		const player = await openPlayer({ label: 'player' });
+		await player.page.emulateMedia({ colorScheme: 'dark' });
+		await player.page.reload();
+		await player.page.waitForSelector('html[data-theme="dark"]');
+		assert.equal(await player.page.getAttribute('#theme', 'aria-label'), 'Light theme');
+		await player.pressButton('#theme');
+		await player.page.waitForSelector('html[data-theme="light"]');
+		await player.page.reload();
+		await player.page.waitForSelector('html[data-theme="light"]');
+		assert.equal(await player.page.getAttribute('#theme', 'aria-label'), 'Dark theme');
+	});
+});

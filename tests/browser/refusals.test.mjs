@@ -36,6 +36,43 @@ async function settledPixels(player) {
 describe('clicks that do nothing', () => {
 	const { server, openPlayer } = useBrowser();
 
+	it('confirms a tap on a narrow touch screen by default: the first shows the stone, a second on it places it, one elsewhere moves it; the switch turns it off', T, async () => {
+		const phone = await openPlayer({ device: 'phone', label: 'phone player', confirmTaps: true });
+		const desktop = await openPlayer({ label: 'desktop player', confirmTaps: true });
+		const { front, back } = await matchPlayers(phone, desktop);
+		const tapper = front === phone ? front : back;
+		if (back === phone)
+			await playMoves({ front, back }, [{ role: 'front', x: 0, y: 0 }]);
+		await tapper.waitFor({ turn: 'me' });
+		assert.equal(await tapper.page.isVisible('#confirm-taps'), true, 'expected the switch on a touch screen');
+		assert.equal(await tapper.page.getAttribute('#confirm-taps', 'aria-pressed'), 'true', 'expected it on by default under 400 px');
+		assert.equal(await tapper.page.getAttribute('#confirm-taps', 'aria-label'), 'Tap twice to place a stone');
+		const moves = Number(await tapper.boardData('moves'));
+		const sent = tapper.sentMoves().length;
+		await tapper.clickCell(5, 5);
+		await tapper.page.waitForSelector('#board[data-tapped="5,5"]');
+		await tapper.clickCell(6, 5);
+		await tapper.page.waitForSelector('#board[data-tapped="6,5"]');
+		assert.equal(tapper.sentMoves().length, sent, 'expected no move sent for a first tap');
+		assert.equal(await tapper.boardData('moves'), String(moves));
+		await tapper.screenshot('phone-11-tap-to-confirm');
+		await tapper.clickCell(6, 5);
+		await tapper.waitForMoves(moves + 1);
+		assert.deepEqual(tapper.sentMoves().slice(sent), [{ type: 'move', x: 6, y: 5 }]);
+		assert.equal(await tapper.boardData('tapped'), '');
+		// Off: one tap places, and it is remembered.
+		const other = tapper === front ? back : front;
+		await playMoves({ front, back }, [{ role: other === front ? 'front' : 'back', x: 12, y: 12 }], moves + 1);
+		await tapper.page.tap('#confirm-taps');
+		assert.equal(await tapper.page.getAttribute('#confirm-taps', 'aria-pressed'), 'false');
+		assert.equal(await tapper.page.evaluate(() => localStorage.getItem('gomoku.confirm-taps')), '0', 'expected the switch remembered');
+		await tapper.waitFor({ turn: 'me' });
+		await tapper.clickCell(7, 3);
+		await tapper.waitForMoves(moves + 3);
+		// A desktop has no such switch: a click places.
+		assert.equal(await desktop.page.isVisible('#confirm-taps'), false);
+	});
+
 	for (const device of ['desktop', 'phone']) {
 		it(`sends nothing and changes nothing for a click out of turn, on an occupied point or off the board (${device})`, T, async () => {
 			const one = await openPlayer({ device, label: `${device} player one` });

@@ -76,6 +76,8 @@ const KEYS = {
 	tc: 'gomoku.tc', // localStorage: the time control of the pool chosen (wire form)
 	emotesMuted: 'gomoku.emotes-muted', // localStorage: '1' when the opponent's emotes are hidden
 	numbers: 'gomoku.numbers', // localStorage: '1' when the stones show their move numbers
+	theme: 'gomoku.theme', // localStorage: 'light' or 'dark' once switched (else the system's)
+	confirmTaps: 'gomoku.confirm-taps', // localStorage: '1' or '0' once switched (else on for a narrow touch screen)
 };
 const LIVE_MS = 100; // how often what counts down is redrawn
 const TOAST_MS = 2600;
@@ -150,6 +152,8 @@ const el = {
 	name: $('name'),
 	lang: $('lang'),
 	mute: $('mute'),
+	theme: $('theme'),
+	confirmTaps: $('confirm-taps'),
 	me: $('me'),
 	opponent: $('opponent'),
 	rule: $('rule'),
@@ -333,6 +337,11 @@ function dispatch(action) {
 	const before = state;
 	const result = reduce(state, action, Date.now());
 	state = result.state;
+	// A stone tapped once waits only while it is still this player's move.
+	if (tapped && (state.moves !== before.moves || !isMyTurn(state))) {
+		tapped = null;
+		el.board.dataset.tapped = '';
+	}
 	// Every new stone is said ("Black H8"); whose turn it is, the status.
 	if (state.lastMove && state.lastMove !== before.lastMove && state.moves > before.moves && state.synced)
 		announce(moveSaid(state.lastMove, state.size, lang));
@@ -461,7 +470,7 @@ function drawBoard() {
 	const seen = movesSeenOf(state);
 	renderer.draw({
 		...boardPictureOf(state, {
-			aim: keyboardMode ? cursor : hover,
+			aim: keyboardMode ? cursor : tapped || hover,
 			cursor: keyboardMode ? cursor : null,
 		}),
 		numbers: numbersShown ? stoneNumbersOf(seen.moves, seen.first) : null,
@@ -504,6 +513,8 @@ function applyLanguage() {
 	for (const node of document.querySelectorAll('[data-text]'))
 		node.textContent = text(lang, node.dataset.text);
 	el.lang.setAttribute('aria-label', text(lang, 'lang.toggle.label'));
+	if (document.documentElement.dataset.theme)
+		el.theme.setAttribute('aria-label', text(lang, document.documentElement.dataset.theme === 'light' ? 'theme.dark' : 'theme.light'));
 	el.name.placeholder = text(lang, 'name.placeholder');
 	$('mode').setAttribute('aria-label', text(lang, 'mode.label'));
 	el.levelGroup.setAttribute('aria-label', text(lang, 'level.label'));
@@ -966,6 +977,10 @@ function render() {
 	el.mute.setAttribute('aria-label', text(lang, sound.muted ? 'mute.off' : 'mute.on'));
 	el.mute.title = el.mute.getAttribute('aria-label');
 	renderControls();
+	el.confirmTaps.hidden = !coarse.matches;
+	el.confirmTaps.setAttribute('aria-pressed', String(confirmingTaps()));
+	el.confirmTaps.setAttribute('aria-label', text(lang, 'confirm.taps'));
+	el.confirmTaps.title = el.confirmTaps.getAttribute('aria-label');
 	renderInvite();
 	renderLive();
 
@@ -1005,10 +1020,45 @@ el.board.addEventListener('pointerleave', () => {
 	drawBoard();
 });
 
+// Tap to confirm: on a touch screen the first tap shows the stone (tapped),
+// a second on the same point places it, one elsewhere moves it.
+let lastPointer = 'mouse'; // the kind of the last pointer pressed on the board
+let tapped = null; // the point tapped once, {x, y}, or null
+const coarse = window.matchMedia('(pointer: coarse)');
+
+/** Whether taps are confirmed: as switched (remembered), else on a touch screen under 400 px. */
+function confirmingTaps() {
+	const chosen = stored('localStorage', KEYS.confirmTaps);
+	if (chosen === '1' || chosen === '0')
+		return chosen === '1';
+	return coarse.matches && window.innerWidth < 400;
+}
+
+el.board.addEventListener('pointerdown', (event) => {
+	lastPointer = event.pointerType;
+});
+
 el.board.addEventListener('click', (event) => {
 	const cell = cellAt(event);
-	if (cell)
-		place(cell.x, cell.y);
+	if (!cell)
+		return;
+	if (lastPointer === 'touch' && confirmingTaps() && screen === 'play' && isMyTurn(state) &&
+	    !(tapped && tapped.x === cell.x && tapped.y === cell.y)) {
+		tapped = cell;
+		el.board.dataset.tapped = `${cell.x},${cell.y}`;
+		drawBoard();
+		return;
+	}
+	tapped = null;
+	el.board.dataset.tapped = '';
+	place(cell.x, cell.y);
+});
+
+el.confirmTaps.addEventListener('click', () => {
+	store('localStorage', KEYS.confirmTaps, confirmingTaps() ? '0' : '1');
+	tapped = null;
+	el.board.dataset.tapped = '';
+	render();
 });
 
 document.addEventListener('keydown', (event) => {
@@ -1053,6 +1103,33 @@ for (const type of ['pointerdown', 'keydown'])
 
 el.main.addEventListener('click', () => dispatch({ type: 'client/find' }));
 document.addEventListener('visibilitychange', renderTab);
+
+// ---- the theme ----
+
+const lightScheme = window.matchMedia('(prefers-color-scheme: light)');
+
+/** The theme shown: the one switched to (remembered), else the system's. */
+function themeOf() {
+	const chosen = stored('localStorage', KEYS.theme);
+	if (chosen === 'light' || chosen === 'dark')
+		return chosen;
+	return lightScheme.matches ? 'light' : 'dark';
+}
+
+function applyTheme() {
+	const theme = themeOf();
+	document.documentElement.dataset.theme = theme;
+	el.theme.setAttribute('aria-pressed', String(theme === 'light'));
+	el.theme.setAttribute('aria-label', text(lang, theme === 'light' ? 'theme.dark' : 'theme.light'));
+	el.theme.title = el.theme.getAttribute('aria-label');
+}
+
+el.theme.addEventListener('click', () => {
+	store('localStorage', KEYS.theme, themeOf() === 'light' ? 'dark' : 'light');
+	applyTheme();
+});
+lightScheme.addEventListener('change', applyTheme);
+applyTheme();
 el.friend.addEventListener('click', () => dispatch({ type: 'client/invite' }));
 el.inviteListed.addEventListener('change', () =>
 	dispatch({ type: 'client/invite-listed', listed: el.inviteListed.checked }));

@@ -52,6 +52,18 @@ export const DEVICES = {
 		isMobile: true,
 		hasTouch: true,
 	},
+	small: { // the smallest phones still sold
+		viewport: { width: 320, height: 568 },
+		deviceScaleFactor: 2,
+		isMobile: true,
+		hasTouch: true,
+	},
+	landscape: { // a phone on its side
+		viewport: { width: 844, height: 390 },
+		deviceScaleFactor: 3,
+		isMobile: true,
+		hasTouch: true,
+	},
 };
 
 export const ARTIFACTS_DIR = fileURLToPath(new URL('../../artifacts/', import.meta.url));
@@ -259,13 +271,26 @@ export async function openTab(player, label) {
  * Opens a player on server's page. Options: device ('desktop' or
  * 'phone'), locale (the browser's language, 'en-US' by default), label,
  * url (where to load the page from: server.httpUrl by default, or a
- * proxy's), and routeSockets: a handler for page.routeWebSocket(), which
+ * proxy's), routeSockets: a handler for page.routeWebSocket(), which
  * then sees every socket the page opens (a routed socket is not reported
- * to sentFrames).
+ * to sentFrames), and confirmTaps: true to leave "tap to confirm" as the
+ * page has it (off: one tap places a stone, as the suites tap).
  */
 export async function openPlayer(browser, server,
-	{ device = 'desktop', locale = 'en-US', label = device, url = server.httpUrl, routeSockets = null } = {}) {
+	{ device = 'desktop', locale = 'en-US', label = device, url = server.httpUrl, routeSockets = null, confirmTaps = false } = {}) {
 	const context = await browser.newContext({ ...DEVICES[device], locale });
+	if (!confirmTaps) {
+		// A phone's page confirms taps by default (a second tap places the
+		// stone); the suites tap once, as the switch off allows.
+		await context.addInitScript(() => {
+			try {
+				if (localStorage.getItem('gomoku.confirm-taps') === null)
+					localStorage.setItem('gomoku.confirm-taps', '0');
+			} catch {
+				// a document without storage (about:blank, an error page)
+			}
+		});
+	}
 	const page = await context.newPage();
 	const player = new Player(context, page, { label, device, url });
 	if (routeSockets)
