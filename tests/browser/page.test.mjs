@@ -176,6 +176,29 @@ describe('the page', () => {
 		assert.equal(await away.page.evaluate(() => window.buzzes.length), buzzesBefore + 1, 'expected no buzz while muted');
 	});
 
+	it('fits a phone on its side without scrolling, the board in one place from the start screen to the game', T, async () => {
+		const one = await openPlayer({ device: 'landscape', label: 'landscape player' });
+		const two = await openPlayer({ device: 'landscape', label: 'other landscape player' });
+		const place = (player) => player.page.evaluate(() => {
+			const box = document.getElementById('board').getBoundingClientRect();
+			return { left: Math.round(box.left), top: Math.round(box.top), width: Math.round(box.width),
+				scrolls: document.documentElement.scrollHeight > innerHeight || document.documentElement.scrollWidth > innerWidth };
+		});
+		const start = await place(one);
+		await one.page.click('#main');
+		await one.waitFor({ state: 'searching' });
+		const searching = await place(one);
+		await two.page.click('#main');
+		await one.waitFor({ state: 'playing' });
+		const playing = await place(one);
+		for (const [when, seen] of Object.entries({ start, searching, playing })) {
+			assert.equal(seen.scrolls, false, `expected no page scroll at 844 x 390 (${when})`);
+			assert.deepEqual({ ...seen, scrolls: false }, { ...start, scrolls: false }, `expected the board where it was (${when})`);
+		}
+		assert.ok(start.width >= 340, `expected the board most of the height, it is ${start.width} px`);
+		await one.screenshot('landscape-playing');
+	});
+
 	it('remembers the mute switch', T, async () => {
 		const player = await openPlayer({ label: 'player' });
 		assert.equal(await player.app('muted'), 'false');
