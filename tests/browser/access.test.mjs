@@ -8,7 +8,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { useBrowser, matchPlayers, playMoves } from './lib/browser.mjs';
+import { useBrowser, matchPlayers, playMoves, WAIT_MS } from './lib/browser.mjs';
 import { testTimeout } from '../integration/lib/time.mjs';
 
 const T = testTimeout(60_000);
@@ -45,7 +45,7 @@ async function liveTexts(player) {
 
 /** Waits until a polite live region of player's page says text. */
 async function waitForSaid(player, text) {
-	const deadline = Date.now() + 10_000;
+	const deadline = Date.now() + WAIT_MS;
 	let last = [];
 	while (Date.now() < deadline) {
 		last = await liveTexts(player);
