@@ -95,7 +95,8 @@ async function roomOf(player) {
 
 /**
  * Asserts that the page fits a small viewport: no scrollbars, and each of
- * selectors (those shown) whole inside it and not cut by its parents.
+ * selectors (those shown) whole inside it, once the controls scrolled to
+ * it, and not cut by its parents.
  */
 async function assertInside(player, selectors, when) {
 	const fit = await player.page.evaluate((wanted) => ({
@@ -107,6 +108,9 @@ async function assertInside(player, selectors, when) {
 			const node = document.querySelector(selector);
 			if (!node || !node.getClientRects().length)
 				return { selector, shown: false };
+			// The controls under a small phone's board scroll: each is
+			// measured where that brings it (the page itself must not).
+			node.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 			const rect = node.getBoundingClientRect();
 			return {
 				selector,

@@ -2,20 +2,41 @@
 // with no error, fits and sharpens its board to the viewport, speaks
 // English or Chinese after the browser (with a remembered toggle),
 // remembers the mute switch, says "Your turn" in the tab of a player in
-// the background (and buzzes a phone), and shows the preview stone only
-// on the player's turn.
+// the background (and buzzes a phone), keeps the board whole and in one
+// place on phones (zoomed when its points are too close), and shows the
+// preview stone only on the player's turn.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { useBrowser, matchPlayers, playMoves } from './lib/browser.mjs';
-import { testTimeout } from '../integration/lib/time.mjs';
+import { scaled, testTimeout } from '../integration/lib/time.mjs';
 
 const T = testTimeout(60_000);
 
 function canvasPixels(player) {
 	return player.page.locator('#board').screenshot({ animations: 'disabled' });
 }
+
+// Where the board is and what is around it, in CSS pixels.
+const layoutOf = (player) => player.page.evaluate(() => {
+	const rect = (selector) => {
+		const box = document.querySelector(selector).getBoundingClientRect();
+		return { left: Math.round(box.left), top: Math.round(box.top), right: Math.round(box.right), bottom: Math.round(box.bottom) };
+	};
+	const lines = Number(document.getElementById('board').dataset.size);
+	const board = rect('#board');
+	return {
+		board,
+		view: rect('#board-view'),
+		step: (board.right - board.left) / (lines - 1 + 2 * 0.95),
+		controls: rect('.controls'),
+		width: innerWidth,
+		height: innerHeight,
+		scrolls: document.documentElement.scrollHeight > innerHeight || document.documentElement.scrollWidth > innerWidth,
+		zoomOffered: !document.getElementById('zoom').hidden,
+	};
+});
 
 describe('the page', () => {
 	const { server, openPlayer } = useBrowser();
@@ -176,28 +197,48 @@ describe('the page', () => {
 		assert.equal(await away.page.evaluate(() => window.buzzes.length), buzzesBefore + 1, 'expected no buzz while muted');
 	});
 
-	it('fits a phone on its side without scrolling, the board in one place from the start screen to the game', T, async () => {
-		const one = await openPlayer({ device: 'landscape', label: 'landscape player' });
-		const two = await openPlayer({ device: 'landscape', label: 'other landscape player' });
-		const place = (player) => player.page.evaluate(() => {
-			const box = document.getElementById('board').getBoundingClientRect();
-			return { left: Math.round(box.left), top: Math.round(box.top), width: Math.round(box.width),
-				scrolls: document.documentElement.scrollHeight > innerHeight || document.documentElement.scrollWidth > innerWidth };
+	// Whether the element matching selector is wholly in sight: in the viewport and in the controls' scrolled view.
+	const inSight = (player, selector) => player.page.evaluate((selector) => {
+		const box = document.querySelector(selector).getBoundingClientRect();
+		const controls = document.querySelector('.controls').getBoundingClientRect();
+		return box.height > 0 && box.top >= Math.max(0, controls.top) - 1 && box.bottom <= Math.min(innerHeight, controls.bottom) + 1;
+	}, selector);
+
+	const screens = { small: '320 × 568', phone: '390 × 844', landscape: '844 × 390 (on its side)' };
+	for (const device of Object.keys(screens)) {
+		it(`keeps the board in one place on a ${screens[device]} phone from the start screen to the game, whole, with no page scroll`, T, async () => {
+			const one = await openPlayer({ device, label: `${device} player` });
+			const two = await openPlayer({ device, label: `other ${device} player` });
+			const start = await layoutOf(one);
+			assert.ok(await inSight(one, '#main'), `expected the main button in sight on the start screen (${device})`);
+			await one.page.click('#main');
+			await one.waitFor({ state: 'searching' });
+			const searching = await layoutOf(one);
+			await two.page.click('#main');
+			await one.waitFor({ state: 'playing' });
+			const playing = await layoutOf(one);
+			for (const [when, seen] of Object.entries({ start, searching, playing })) {
+				assert.equal(seen.scrolls, false, `expected no page scroll (${device}, ${when})`);
+				assert.deepEqual(seen.board, start.board, `expected the board where it was (${device}, ${when})`);
+				// Whole, coordinates and all: in the viewport, not cut by its window.
+				assert.deepEqual(seen.view, seen.board, `expected the board's window to be the board (${device}, ${when})`);
+				assert.ok(seen.board.left >= 0 && seen.board.right <= seen.width && seen.board.top >= 0 && seen.board.bottom <= seen.height,
+					`expected the whole board in the viewport (${device}, ${when}): ${JSON.stringify(seen)}`);
+				assert.ok(seen.controls.top >= seen.board.bottom || seen.controls.left >= seen.board.right,
+					`expected the controls under or beside the board (${device}, ${when})`);
+				assert.equal(seen.zoomOffered, false, `expected no zoom for 15 lines (${device}, ${when})`);
+			}
+			if (device === 'landscape') {
+				assert.ok(start.board.right - start.board.left >= 340, `expected the board most of the height: ${JSON.stringify(start.board)}`);
+			} else {
+				assert.ok(start.step >= 20, `expected the points at least 20 px apart on a ${start.width} px screen, they are ${start.step.toFixed(1)}`);
+				const { front } = await one.app('role') === 'front' ? { front: one } : { front: two };
+				for (const selector of ['#status', '#tools'])
+					assert.ok(await inSight(front, selector), `expected ${selector} in sight during the game (${device})`);
+			}
+			await one.screenshot(`${device}-playing`);
 		});
-		const start = await place(one);
-		await one.page.click('#main');
-		await one.waitFor({ state: 'searching' });
-		const searching = await place(one);
-		await two.page.click('#main');
-		await one.waitFor({ state: 'playing' });
-		const playing = await place(one);
-		for (const [when, seen] of Object.entries({ start, searching, playing })) {
-			assert.equal(seen.scrolls, false, `expected no page scroll at 844 x 390 (${when})`);
-			assert.deepEqual({ ...seen, scrolls: false }, { ...start, scrolls: false }, `expected the board where it was (${when})`);
-		}
-		assert.ok(start.width >= 340, `expected the board most of the height, it is ${start.width} px`);
-		await one.screenshot('landscape-playing');
-	});
+	}
 
 	it('remembers the mute switch', T, async () => {
 		const player = await openPlayer({ label: 'player' });
@@ -245,5 +286,71 @@ describe('the page', () => {
 		const beside = await back.pointOf(8, 8);
 		await back.page.mouse.move(beside.x, beside.y);
 		assert.ok(!withStone.equals(await canvasPixels(back)), 'expected a preview on white\'s turn');
+	});
+});
+
+// A reload during the game keeps the seat: the grace is a few seconds.
+const GRACE_S = 8;
+
+describe('the page on a phone, a game kept over a reload', () => {
+	const { openPlayer } = useBrowser({ args: ['--reconnect-grace', String(GRACE_S)] },
+		{ settleTimeoutMs: scaled(GRACE_S * 1000 + 5000) });
+
+	it('zooms a 19-line board on a small phone: the player pans it, and each new move comes into view', T, async () => {
+		const small = await openPlayer({ device: 'small', label: 'small phone player' });
+		const desk = await openPlayer({ label: 'desktop player' });
+		for (const player of [small, desk])
+			await player.page.selectOption('#pool-size', '19');
+		const pair = await matchPlayers(small, desk);
+		await small.waitFor({ zoom: 'off' });
+		const whole = await layoutOf(small);
+		assert.ok(whole.zoomOffered && whole.step < 20, `expected the zoom offered, points ${whole.step.toFixed(1)} px apart`);
+		assert.equal(await small.page.getAttribute('#zoom', 'aria-label'), 'Zoom in on the board');
+
+		await small.page.click('#zoom');
+		await small.waitFor({ zoom: 'on' });
+		const zoomed = await layoutOf(small);
+		assert.ok(zoomed.step >= 20, `expected the zoomed points at least 20 px apart, they are ${zoomed.step.toFixed(1)}`);
+		assert.deepEqual(zoomed.view, whole.view, 'expected the board\'s window where the board was');
+		assert.equal(zoomed.scrolls, false, 'expected no page scroll when zoomed');
+		assert.equal(await small.page.getAttribute('#zoom', 'aria-pressed'), 'true');
+
+		// The point's page position when the zoomed window shows it, else null.
+		const shown = async ({ x, y }) => {
+			const point = await small.pointOf(x, y);
+			const view = (await layoutOf(small)).view;
+			return point.x > view.left && point.x < view.right && point.y > view.top && point.y < view.bottom ? point : null;
+		};
+		const corners = [{ x: 18, y: 18 }, { x: 0, y: 0 }, { x: 18, y: 0 }];
+		let last = null;
+		for (let played = 0; played < 6; played++) {
+			const role = played % 2 ? 'back' : 'front';
+			const mover = pair[role];
+			await mover.waitFor({ turn: 'me' });
+			let move;
+			if (mover === desk) {
+				move = corners.shift();
+				await desk.clickCell(move.x, move.y);
+			} else {
+				// Beside the last move (the centre at first): in view without panning.
+				move = last ? { x: last.x === 18 ? 17 : last.x + 1, y: last.y } : { x: 9, y: 9 };
+				const point = await shown(move);
+				assert.ok(point, `expected ${JSON.stringify(move)} in the zoomed view before the tap`);
+				await small.press(point);
+			}
+			await Promise.all([small.waitForMoves(played + 1), desk.waitForMoves(played + 1)]);
+			assert.equal(await small.boardData('last'), `${move.x},${move.y}`);
+			assert.ok(await shown(move), `expected the zoomed view to show the last move ${JSON.stringify(move)}`);
+			last = move;
+		}
+		await small.screenshot('small-zoomed');
+
+		// The choice is remembered.
+		await small.page.reload();
+		await small.waitFor({ state: 'playing', zoom: 'on' });
+		assert.ok(await shown(last), 'expected the last move in view after a reload');
+		await small.page.click('#zoom');
+		await small.waitFor({ zoom: 'off' });
+		assert.deepEqual((await layoutOf(small)).board, whole.board, 'expected the whole board again');
 	});
 });

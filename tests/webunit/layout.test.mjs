@@ -1,11 +1,12 @@
-// web/js/layout.js: board geometry, pointer to intersection, the keyboard
-// cursor. Pure functions, run by node --test without a browser.
+// web/js/layout.js: board geometry, pointer to intersection, the zoom of
+// a dense board, the keyboard cursor. Pure functions, run by node --test without a browser.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
 	boardGeometry, cellCenter, pointToCell, fitBoardSide, starPoints, moveCursor, isCursorKey, PAD_STEPS,
+	zoomFactor, scrollToShow, MIN_STEP, ZOOM_STEP,
 } from '../../web/js/layout.js';
 
 describe('board geometry', () => {
@@ -77,6 +78,26 @@ describe('board geometry', () => {
 		assert.deepEqual(key(starPoints(9)), key([{ x: 2, y: 2 }, { x: 6, y: 2 }, { x: 2, y: 6 }, { x: 6, y: 6 }, { x: 4, y: 4 }]));
 		assert.deepEqual(starPoints(5), [{ x: 2, y: 2 }]);
 		assert.deepEqual(starPoints(6), []);
+	});
+});
+
+describe('zoom', () => {
+	it('is offered only when the points are closer than MIN_STEP, and then spaces them ZOOM_STEP apart', () => {
+		assert.equal(zoomFactor(320, 15), 1, '15 lines on 320 px are 20.1 px apart');
+		assert.equal(zoomFactor(390, 15), 1);
+		const factor = zoomFactor(320, 19);
+		assert.ok(boardGeometry(320, 19).step < MIN_STEP);
+		assert.ok(Math.abs(boardGeometry(320 * factor, 19).step - ZOOM_STEP) < 1e-9);
+		assert.equal(zoomFactor(0, 19), 1, 'a board not laid out yet');
+	});
+
+	it('scrolls only when the point is not shown with its margin, then centres it within the board', () => {
+		// A 300 px view over a 600 px board, scrolled to 100: shows 100..400.
+		assert.equal(scrollToShow(100, 300, 600, 250, 40), 100, 'well inside: unchanged');
+		assert.equal(scrollToShow(100, 300, 600, 130, 40), 0, 'too near the start: centred, not before the board');
+		assert.equal(scrollToShow(100, 300, 600, 380, 40), 230, 'too near the end: centred');
+		assert.equal(scrollToShow(100, 300, 600, 590, 40), 300, 'not past the board\'s end');
+		assert.equal(scrollToShow(0, 300, 300, 150, 40), 0, 'a view as big as the board never scrolls');
 	});
 });
 

@@ -54,6 +54,31 @@ export function fitBoardSide(width, height) {
 	return Math.max(0, Math.floor(Math.min(width, height)));
 }
 
+/*
+ * Zoom: a board whose points are less than MIN_STEP CSS pixels apart (a
+ * 19-line board on a phone) may be shown enlarged to ZOOM_STEP, inside a
+ * view of its usual size that the player pans with a finger.
+ */
+export const MIN_STEP = 20;
+export const ZOOM_STEP = 28;
+
+/** How much the zoom enlarges a board side pixels wide of size lines: 1, none, when its points are far enough apart. */
+export function zoomFactor(side, size) {
+	const { step } = boardGeometry(side, size);
+	return step > 0 && step < MIN_STEP ? ZOOM_STEP / step : 1;
+}
+
+/**
+ * The scroll offset of a view length pixels long over a board full pixels
+ * long, that shows the board's coordinate at with margin pixels to spare:
+ * scroll itself when it already does, else at centred, within the board.
+ */
+export function scrollToShow(scroll, length, full, at, margin) {
+	if (at - margin >= scroll && at + margin <= scroll + length)
+		return scroll;
+	return Math.round(Math.min(Math.max(0, at - length / 2), Math.max(0, full - length)));
+}
+
 /** The star points (hoshi) of a size × size board, as {x, y}. */
 export function starPoints(size) {
 	if (size < 7)

@@ -35,7 +35,7 @@
 // #app's data-invite says where the invite stands, data-notice what went
 // wrong with one (a link used or expired, a host's socket dropped).
 
-import { boardGeometry, pointToCell, fitBoardSide, isCursorKey, moveCursor } from './layout.js';
+import { boardGeometry, cellCenter, pointToCell, fitBoardSide, isCursorKey, moveCursor, zoomFactor, scrollToShow } from './layout.js';
 import { reduce } from './game.js';
 import { initialState, isMyTurn } from './state.js';
 import {
@@ -78,6 +78,7 @@ const KEYS = {
 	numbers: 'gomoku.numbers', // localStorage: '1' when the stones show their move numbers
 	theme: 'gomoku.theme', // localStorage: 'light' or 'dark' once switched (else the system's)
 	confirmTaps: 'gomoku.confirm-taps', // localStorage: '1' or '0' once switched (else on for a narrow touch screen)
+	zoom: 'gomoku.zoom', // localStorage: '1' when a dense board is shown zoomed
 };
 const LIVE_MS = 100; // how often what counts down is redrawn
 const TOAST_MS = 2600;
@@ -139,8 +140,13 @@ function savedGame() {
 const $ = (id) => document.getElementById(id);
 const el = {
 	app: $('app'),
+	bar: document.querySelector('.bar'),
+	players: document.querySelector('.players'),
+	controls: document.querySelector('.controls'),
 	stage: $('stage'),
+	boardView: $('board-view'),
 	board: $('board'),
+	zoom: $('zoom'),
 	veil: $('veil'),
 	veilText: $('veil-text'),
 	toast: $('toast'),
@@ -450,9 +456,23 @@ function viewerBoard() {
 	return { size, cells: new Array(size * size).fill(''), lastMove: null, line: [], moves: 0, history: [], first: 1 };
 }
 
+/** The number of lines of the board shown. */
+function shownSize() {
+	if (screen === 'play')
+		return state.size;
+	if (screen === 'watch' && watch)
+		return watch.size;
+	if (screen === 'replay' && replay && replay.moves)
+		return replay.size;
+	return 15;
+}
+
 function drawBoard() {
+	if (shownSize() !== laidSize)
+		layoutBoard(); // the zoom depends on the number of lines
 	if (screen !== 'play') {
 		const board = viewerBoard();
+		keepInView(board.lastMove, board.size);
 		renderer.draw({
 			size: board.size,
 			cells: board.cells,
@@ -468,35 +488,89 @@ function drawBoard() {
 	if (cursor && (cursor.x >= state.size || cursor.y >= state.size))
 		cursor = null; // a smaller board than the last one
 	const seen = movesSeenOf(state);
+	const picture = boardPictureOf(state, {
+		aim: keyboardMode ? cursor : tapped || hover,
+		cursor: keyboardMode ? cursor : null,
+	});
+	keepInView(keyboardMode && cursor ? cursor : picture.lastMove, state.size);
 	renderer.draw({
-		...boardPictureOf(state, {
-			aim: keyboardMode ? cursor : tapped || hover,
-			cursor: keyboardMode ? cursor : null,
-		}),
+		...picture,
 		numbers: numbersShown ? stoneNumbersOf(seen.moves, seen.first) : null,
 	});
 }
 
-let slack = 0; // px of --slack now set (see style.css)
+let laidSize = 0; // the number of lines layoutBoard() last fitted
+let zoomed = stored('localStorage', KEYS.zoom) === '1'; // the player's choice: zoom a dense board
+let inView = null; // 'x,y' of the point the zoomed board was last scrolled to show
 
 /**
  * Fits the board canvas to its stage: the largest square, HiDPI sharp.
- * In the stacked (phone) layout the height the square cannot use goes
- * above and below the whole column, which keeps board, players and
- * controls together.
+ * In the stacked (phone) layout the board is as wide as the screen unless
+ * that leaves the controls less than --controls-min, and sets the
+ * stage's height (--board-side); the controls get the rest. A board
+ * whose points would be too close is offered the zoom.
  */
 function layoutBoard() {
-	const stacked = getComputedStyle(el.app).getPropertyValue('--layout').trim() !== 'wide';
-	const height = el.stage.clientHeight + (stacked ? 2 * slack : 0);
-	const side = fitBoardSide(el.stage.clientWidth, height);
-	const nextSlack = stacked ? Math.floor((height - side) / 2) : 0;
-	if (nextSlack !== slack) {
-		slack = nextSlack;
-		el.app.style.setProperty('--slack', `${slack}px`);
+	const style = getComputedStyle(el.app);
+	let side;
+	if (style.getPropertyValue('--layout').trim() !== 'wide') {
+		const free = el.app.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom) -
+			el.bar.offsetHeight - el.players.offsetHeight - 3 * (parseFloat(style.rowGap) || 0) -
+			(parseFloat(style.getPropertyValue('--controls-min')) || 0);
+		side = fitBoardSide(el.stage.clientWidth, free);
+		el.app.style.setProperty('--board-side', `${side}px`);
+	} else {
+		el.app.style.removeProperty('--board-side');
+		side = fitBoardSide(el.stage.clientWidth, el.stage.clientHeight);
 	}
-	if (renderer.resize(side, window.devicePixelRatio || 1))
+	laidSize = shownSize();
+	const factor = zoomFactor(side, laidSize);
+	const zoom = zoomed && factor > 1 ? factor : 1;
+	el.zoom.hidden = factor === 1;
+	el.zoom.setAttribute('aria-pressed', String(zoom > 1));
+	labelZoom();
+	el.app.dataset.zoom = zoom > 1 ? 'on' : 'off';
+	el.boardView.style.width = `${side}px`;
+	el.boardView.style.height = `${side}px`;
+	if (renderer.resize(Math.floor(side * zoom), window.devicePixelRatio || 1)) {
+		inView = null;
 		drawBoard();
+	}
 }
+
+/**
+ * On a zoomed board, scrolls the view to show point (the last move, or
+ * the keyboard's cursor; the centre when null) once each time it changes,
+ * so that the player sees each new move without looking for it.
+ */
+function keepInView(point, size) {
+	if (el.app.dataset.zoom !== 'on')
+		return;
+	const centre = Math.floor((size - 1) / 2);
+	const at = point || { x: centre, y: centre };
+	const key = `${at.x},${at.y}`;
+	if (key === inView)
+		return;
+	inView = key;
+	const geometry = boardGeometry(el.board.clientWidth, size);
+	const { px, py } = cellCenter(geometry, at.x, at.y);
+	const view = el.boardView;
+	const margin = 2 * geometry.step;
+	view.scrollTo(scrollToShow(view.scrollLeft, view.clientWidth, geometry.side, px, margin),
+		scrollToShow(view.scrollTop, view.clientHeight, geometry.side, py, margin));
+}
+
+/** Names the zoom button after what it does now, in the page's language. */
+function labelZoom() {
+	el.zoom.setAttribute('aria-label', text(lang, el.zoom.getAttribute('aria-pressed') === 'true' ? 'zoom.out' : 'zoom.in'));
+	el.zoom.title = el.zoom.getAttribute('aria-label');
+}
+
+el.zoom.addEventListener('click', () => {
+	zoomed = el.zoom.getAttribute('aria-pressed') !== 'true';
+	store('localStorage', KEYS.zoom, zoomed ? '1' : '0');
+	layoutBoard();
+});
 
 /** Redraws when the pixel ratio changes (zoom, another screen). */
 function watchPixelRatio() {
@@ -513,6 +587,7 @@ function applyLanguage() {
 	for (const node of document.querySelectorAll('[data-text]'))
 		node.textContent = text(lang, node.dataset.text);
 	el.lang.setAttribute('aria-label', text(lang, 'lang.toggle.label'));
+	labelZoom();
 	if (document.documentElement.dataset.theme)
 		el.theme.setAttribute('aria-label', text(lang, document.documentElement.dataset.theme === 'light' ? 'theme.dark' : 'theme.light'));
 	el.name.placeholder = text(lang, 'name.placeholder');
@@ -945,6 +1020,17 @@ function renderViewer() {
 }
 
 function render() {
+	renderScreen();
+	markMore();
+}
+
+/** Fades the controls' last line when they hold more than is shown (they scroll). */
+function markMore() {
+	const box = el.controls;
+	el.controls.dataset.more = String(box.scrollTop + box.clientHeight < box.scrollHeight - 1);
+}
+
+function renderScreen() {
 	renderLobby();
 	if (screen !== 'play') {
 		renderViewer();
@@ -1348,7 +1434,13 @@ window.addEventListener('hashchange', () => followRoute());
 
 el.name.value = cleanName(stored('localStorage', KEYS.name));
 applyLanguage();
-new ResizeObserver(layoutBoard).observe(el.stage);
+el.controls.addEventListener('scroll', markMore, { passive: true });
+const resized = new ResizeObserver(() => {
+	layoutBoard();
+	markMore();
+});
+for (const box of [el.app, el.stage, el.players])
+	resized.observe(box);
 layoutBoard();
 watchPixelRatio();
 const game = savedGame();
