@@ -565,6 +565,19 @@ void lobby_ai_ticket(const struct lobby_room *room,
 	ticket->serial = room->serial;
 }
 
+uint32_t lobby_ai_seed(const struct lobby_room *room)
+{
+	uint64_t hash = 0xcbf29ce484222325ull; /* FNV-1a over the id */
+
+	for (const char *c = room->id; *c; c++)
+		hash = (hash ^ (uint8_t)*c) * 0x100000001b3ull;
+	hash ^= (uint64_t)room->game.moves_played * 0x9e3779b97f4a7c15ull;
+	hash ^= hash >> 31;
+	hash *= 0xbf58476d1ce4e5b9ull;
+	hash ^= hash >> 29;
+	return (uint32_t)(hash ^ hash >> 32);
+}
+
 /* The engine room ticket names, while its position is the same. */
 static struct lobby_room *lobby_ai_room(struct lobby *lobby,
 					const struct lobby_ai_ticket *ticket)

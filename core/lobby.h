@@ -330,6 +330,16 @@ void lobby_ai_ticket(const struct lobby_room *room,
 		     struct lobby_ai_ticket *ticket);
 
 /*
+ * The engine's seed (engine_limits.seed) for its move now due in room:
+ * the game's own, made from the random bytes of the room's id, mixed
+ * with the number of moves played. So each game varies the engine's play
+ * among near-equal moves its own way, and the same game (the same random
+ * source, the same moves) is played again move for move; a game restored
+ * after a restart keeps its seed.
+ */
+uint32_t lobby_ai_seed(const struct lobby_room *room);
+
+/*
  * The engine's move for the position of ticket: played as a move of the
  * engine's seat (board to the player; winner when it ends the game).
  * -ESTALE (nothing changed) when the room is gone, over, or its position

@@ -368,7 +368,6 @@ void ai_think(void *ctx, struct lobby_room *room)
 {
 	struct ai *ai = ctx;
 	struct ai_job *job;
-	uint32_t seed;
 
 	if (ai->config->ai_engine) {
 		ai_think_external(ai, room);
@@ -385,8 +384,7 @@ void ai_think(void *ctx, struct lobby_room *room)
 	job->rule = room->game.rule;
 	job->level = room->seats[room->ai_role]->level;
 	job->budget_ms = ai_budget_ms(ai, room);
-	hub_random(ai->hub, &seed, sizeof(seed));
-	job->seed = seed;
+	job->seed = lobby_ai_seed(room);
 
 	pthread_mutex_lock(&ai->lock);
 	if (ai->todo_tail)

@@ -230,11 +230,6 @@ void hub_commit(struct hub *hub)
 		lobby_pause(&hub->lobby, failing);
 }
 
-void hub_random(struct hub *hub, void *buf, size_t len)
-{
-	hub->lobby.random.fill(hub->lobby.random.ctx, buf, len);
-}
-
 /* The message for ev, encoded (no cache). NULL on out of memory. */
 static struct outbuf *hub_encode_new(const struct event *ev, bool compact)
 {

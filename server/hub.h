@@ -154,9 +154,6 @@ int hub_restore(struct hub *hub, const struct lobby_saved_game *saved);
  */
 void hub_commit(struct hub *hub);
 
-/* len random bytes from the lobby's source. */
-void hub_random(struct hub *hub, void *buf, size_t len);
-
 /*
  * ev as a message for a client that asked for compact boards or not: a
  * buffer of which the caller owns one reference. The board and winner

@@ -122,6 +122,24 @@ describe('playing the computer', () => {
 			}
 			assert.ok(new Set(games).size > 1, `expected the ${level} engine to vary its game, it played ${games.join(' three times, and ')}`);
 		});
+
+		it(`answers a move taken back and played again the same way at ${level}: the random choice is the game's own (its seed)`, T, async () => {
+			// Against the centre, easy and medium have several near-equal
+			// replies: a choice made afresh for each search would differ.
+			const player = await connectAiAs(server, 'back', { level });
+			const position = new Position(SIZE);
+			const centre = { x: 7, y: 7 };
+			const replies = [];
+			for (let round = 0; round < 4; round++) {
+				const sentAt = await playerMove(player, position, centre);
+				replies.push((await expectEngineMove(player, position, { startedAt: sentAt, boundMs: BOUND_MS })).board.move);
+				player.send({ type: 'offer', what: 'takeback' });
+				position.undo(await player.next('board'), 'player (the reply taken back)');
+				position.undo(await player.next('board'), 'player (its move taken back)');
+			}
+			assert.equal(new Set(replies.map(({ x, y }) => `${x},${y}`)).size, 1,
+				`expected the same reply each time, got ${JSON.stringify(replies)}`);
+		});
 	}
 
 	it('plays medium when mode=ai names no level', T, async () => {

@@ -1,7 +1,8 @@
 /*
  * test_lobby_engine.c - the lobby: engine rooms: a player seated at once,
- * the think hook and its tickets, the engine's takeback and redo,
- * --ai-fill-after, and release. The fixture is lobby_fixture.h's.
+ * the think hook and its tickets, the seed of each game, the engine's
+ * takeback and redo, --ai-fill-after, and release. The fixture is
+ * lobby_fixture.h's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -200,6 +201,28 @@ static void a_player_who_waited_long_enough_plays_the_engine(void **state)
 	expect_int(f->lobby.stats.matches, 2);
 }
 
+static void each_game_seeds_the_engine_its_own_way(void **state)
+{
+	struct fixture *f = *state;
+	struct lobby_player *p0 = join_ai(f, 0, ENGINE_EASY, 0);
+	struct lobby_player *p1;
+	uint32_t opening = lobby_ai_seed(p0->room);
+
+	/* the game's and its move count's alone: the same until a move */
+	expect_int(lobby_ai_seed(p0->room), opening);
+	play(f, p0, 7, 7);
+	if (lobby_ai_seed(p0->room) == opening)
+		fail_msg("the seed did not change with a move");
+	/* another game, its id from other random bytes: another seed */
+	script_match(f, 0x5a, 0);
+	p1 = lobby_connect_ai(&f->lobby, f->uids[1], "", conn(f, 1),
+			      ENGINE_EASY, T0);
+	if (!p1)
+		fail_msg("player 1 could not connect to play the engine");
+	if (lobby_ai_seed(p1->room) == opening)
+		fail_msg("two games seeded alike: %u", (unsigned)opening);
+}
+
 static void release_frees_engine_rooms_too(void **state)
 {
 	struct fixture *f = *state;
@@ -220,6 +243,7 @@ int main(void)
 			an_engine_takeback_removes_the_reply_and_the_move_and_redo_puts_them_back),
 		lobby_test(a_takeback_while_the_engine_thinks_drops_its_search),
 		lobby_test(a_player_who_waited_long_enough_plays_the_engine),
+		lobby_test(each_game_seeds_the_engine_its_own_way),
 		lobby_test(release_frees_engine_rooms_too),
 	};
 
