@@ -122,7 +122,8 @@ static int set_ai_fill_level(struct server_config *config, const char *value,
 			     char *why, size_t why_size)
 {
 	if (engine_level_parse(value, &config->ai_fill_level)) {
-		snprintf(why, why_size, "must be easy, medium or hard");
+		snprintf(why, why_size,
+			 "must be beginner, easy, medium, hard or master");
 		return -1;
 	}
 	return 0;
@@ -282,7 +283,8 @@ static const struct config_option config_options[] = {
 	  "match a player who waited this long with the engine, 0: never (default: 0)",
 	  INT_FIELD(ai_fill_after, 0, 86400) },
 	{ "--ai-fill-level", "GOMOKU_AI_FILL_LEVEL", "LEVEL",
-	  "the engine's level then: easy, medium or hard (default: medium)",
+	  "the engine's level then: beginner, easy, medium, hard or master "
+	  "(default: medium)",
 	  SETTER(set_ai_fill_level) },
 	{ "--ai-engine", "GOMOKU_AI_ENGINE", "PATH",
 	  "an external engine speaking the pbrain protocol, one process per game; unset or empty: the built-in one",

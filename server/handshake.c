@@ -248,7 +248,8 @@ handshake_read_query(struct lws *wsi, const struct lobby_pool_key *defaults,
 	};
 	static const struct handshake_refusal bad_mode = {
 		ERR_BAD_MODE,
-		"mode must be online or ai, level easy, medium or hard",
+		"mode must be online or ai, level beginner, easy, medium, "
+		"hard or master",
 		"bad mode"
 	};
 	char updates[8];

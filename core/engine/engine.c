@@ -1,12 +1,14 @@
 /*
- * engine.c - the computer opponent: the easy heuristic, and the search of
- * the medium and hard levels over the pattern board of engine_position.c.
+ * engine.c - the computer opponent: the beginner's heuristic, and the
+ * search of the other levels over the pattern board of engine_position.c.
+ * level_configs[] says what each level does.
  *
  * The search, from the root down:
  * 1. forced moves: a five of our own; the block of the opponent's four;
- *    (hard) the first move of our VCF, else of our VCT (engine_vcf.c);
- * 2. (hard) when the opponent has a VCF (else a VCT) if we pass, only the
- *    moves after which he has none are searched;
+ *    (medium and up) the first move of our VCF, (master) else of our VCT
+ *    (engine_vcf.c);
+ * 2. (medium and up) when the opponent has a VCF (master: else a VCT) if
+ *    we pass, only the moves after which he has none are searched;
  * 3. iterative deepening over a principal-variation search with a
  *    transposition table, killer moves and a history table. Every node
  *    first settles the forced cases (a five to play, a four to block, an
@@ -14,7 +16,7 @@
  *    threatens an open or double four, only our fours and his four cells
  *    are tried; else the best-ranked candidates within two cells of a
  *    stone. Leaves are the pattern evaluation, after a small VCF probe on
- *    the hard level.
+ *    the hard and master levels.
  *
  * Over 600 lines: the search's parts (candidates, ordering, the
  * principal-variation search, the root's forced cases, the easy heuristic)
@@ -55,11 +57,17 @@ struct tt_entry {
 	uint8_t bound; /* enum tt_bound */
 };
 
-/* How one level searches. */
+/*
+ * What one level does: the one table of the levels. The weakest plays
+ * the one-ply heuristic (heuristic set, pick_shift); the others search.
+ */
 struct level_config {
-	int max_depth;		 /* iterative deepening stops here */
-	int width;		 /* moves tried at an interior node */
-	int root_width;		 /* moves tried at the root */
+	const char *name; /* engine_level_name() and _parse() */
+	bool heuristic;	  /* engine_easy_score(), no search */
+	int pick_shift;	  /* heuristic: plays any cell within best >> this */
+	int max_depth;	  /* iterative deepening stops here */
+	int width;	  /* moves tried at an interior node */
+	int root_width;	  /* moves tried at the root */
 	uint64_t default_nodes;	 /* budget when the caller gives none */
 	uint64_t root_vcf_nodes; /* own VCF and the opponent's, at the root */
 	uint64_t defence_nodes;	 /* per move checked against his VCF */
@@ -70,20 +78,52 @@ struct level_config {
 	int near_margin; /* plays any root move within this of the best; 0: the best */
 };
 
-static const struct level_config level_configs[] = {
-	[ENGINE_MEDIUM] = {
+/*
+ * Neighbouring levels are tuned so that the stronger wins 65-85 % of
+ * their games (tests/engine/bench.sh, the ladder); see ENGINE.md.
+ */
+static const struct level_config level_configs[ENGINE_LEVEL_COUNT] = {
+	[ENGINE_BEGINNER] = {
+		.name = "beginner",
+		.heuristic = true,
+		.pick_shift = 3, /* within an eighth of the best */
+	},
+	[ENGINE_EASY] = {
+		.name = "easy",
 		.max_depth = 2,
 		.width = 10,
 		.root_width = 16,
-		.default_nodes = ENGINE_DEFAULT_NODES_MEDIUM,
+		.default_nodes = ENGINE_DEFAULT_NODES_EASY,
 		/* a little less than an open three is worth */
 		.near_margin = 24,
 	},
+	[ENGINE_MEDIUM] = {
+		.name = "medium",
+		.max_depth = 3,
+		.width = 10,
+		.root_width = 16,
+		.default_nodes = ENGINE_DEFAULT_NODES_MEDIUM,
+		.root_vcf_nodes = 5000,
+		.defence_nodes = 500,
+		.leaf_vcf_nodes = 12,
+		.near_margin = 12,
+	},
 	[ENGINE_HARD] = {
+		.name = "hard",
 		.max_depth = 24,
 		.width = 12,
 		.root_width = 32,
 		.default_nodes = ENGINE_DEFAULT_NODES_HARD,
+		.root_vcf_nodes = 5000,
+		.defence_nodes = 500,
+		.leaf_vcf_nodes = 40,
+	},
+	[ENGINE_MASTER] = {
+		.name = "master",
+		.max_depth = 24,
+		.width = 12,
+		.root_width = 32,
+		.default_nodes = ENGINE_DEFAULT_NODES_MASTER,
 		.root_vcf_nodes = 20000,
 		.defence_nodes = 1500,
 		.leaf_vcf_nodes = 40,
@@ -231,20 +271,23 @@ static uint64_t board_hash(const struct board *board)
 }
 
 /*
- * Easy plays like a person: any cell whose score is within an eighth of
- * the best, so that the same moves of the player do not bring the same
- * game. A five (20000 and up) is still always played, and a four's block
- * (10000 and up) only passed over for a cell nearly as urgent.
+ * The heuristic plays like a person: any cell whose score is within
+ * best >> pick_shift of the best (an eighth for beginner), so that the
+ * same moves of the player do not bring the same game. Once the best is
+ * a five (20000 and up) or a four's block (10000 and up) the margin is at
+ * most an eighth whatever the level's: a five is always played, and a
+ * four's block only passed over for a cell nearly as urgent.
  */
 #define EASY_NEAR_SHIFT 3
 
 /*
- * The easy level: a cell of engine_easy_score() within an eighth of the
- * best, skipping those renju forbids black, picked by a hash of the seed
- * and the position. 0, or -ENOSPC when no cell may be played.
+ * The heuristic levels: a cell of engine_easy_score() near the
+ * best (see above), skipping those renju forbids black, picked by a hash
+ * of the seed and the position. 0, or -ENOSPC when no cell may be played.
  */
 static int easy_choose(const struct board *board, enum role to_move,
-		       enum rule rule, uint32_t seed, struct engine_result *out)
+		       enum rule rule, int pick_shift, uint32_t seed,
+		       struct engine_result *out)
 {
 	int scores[BOARD_MAX_CELLS];
 	int cells = board->size * board->size;
@@ -268,7 +311,9 @@ static int easy_choose(const struct board *board, enum role to_move,
 			best = scores[i];
 	if (best < 0)
 		return -ENOSPC;
-	near = best - (best >> EASY_NEAR_SHIFT);
+	if (best >= easy_other[4] && pick_shift < EASY_NEAR_SHIFT)
+		pick_shift = EASY_NEAR_SHIFT;
+	near = best - (best >> pick_shift);
 	for (i = 0; i < cells; i++)
 		ties += scores[i] >= near;
 	pick = (int)(mix64(board_hash(board) ^ seed) % (uint64_t)ties);
@@ -837,10 +882,10 @@ static bool root_forced(struct engine *engine, enum role side,
 }
 
 /*
- * Medium plays like a person: once the search is done, every root move
- * is scored exactly at its depth, and one within near_margin of the best
- * is picked by the seed (a won or lost position keeps the best). The
- * budget or the deadline running out keeps the best too.
+ * Easy and medium play like a person: once the search is done, every
+ * root move is scored exactly at its depth, and one within near_margin
+ * of the best is picked by the seed (a won or lost position keeps the
+ * best). The budget or the deadline running out keeps the best too.
  */
 static void root_pick_near(struct engine *engine, struct root *root,
 			   struct engine_result *out)
@@ -903,7 +948,7 @@ static int nearest_empty(const struct position *pos, enum role side)
 }
 
 /*
- * The medium and hard levels on engine->pos: 0, or -ENOSPC when renju
+ * The searching levels on engine->pos: 0, or -ENOSPC when renju
  * forbids black every empty cell.
  */
 static int search_choose(struct engine *engine, enum role side,
@@ -1007,9 +1052,8 @@ static void engine_start(struct engine *engine, enum engine_level level,
 	engine->salt = mix64(engine->calls * 0x9e3779b97f4a7c15ull);
 	engine->level = &level_configs[level];
 	engine->nodes = 0;
-	engine->max_nodes = limits->max_nodes;
-	if (!limits->max_nodes && !limits->deadline_us)
-		engine->max_nodes = engine->level->default_nodes;
+	engine->max_nodes = limits->max_nodes ? limits->max_nodes :
+						engine->level->default_nodes;
 	engine->now_us = limits->now_us;
 	engine->now_ctx = limits->now_ctx;
 	engine->deadline_us = limits->now_us ? limits->deadline_us : 0;
@@ -1031,8 +1075,7 @@ int engine_choose(struct engine *engine, const struct board *board,
 	err = arguments_check(board, to_move, rule, &stones);
 	if (err)
 		return err;
-	if (level != ENGINE_EASY && level != ENGINE_MEDIUM &&
-	    level != ENGINE_HARD)
+	if ((unsigned)level >= ENGINE_LEVEL_COUNT)
 		return -EINVAL;
 	if (stones == board->size * board->size)
 		return -ENOSPC;
@@ -1043,8 +1086,9 @@ int engine_choose(struct engine *engine, const struct board *board,
 		out->y = board->size / 2;
 		return 0;
 	}
-	if (level == ENGINE_EASY) {
+	if (level_configs[level].heuristic) {
 		return easy_choose(board, to_move, rule,
+				   level_configs[level].pick_shift,
 				   limits ? limits->seed : 0, out);
 	}
 	engine_start(engine, level, limits);
@@ -1151,29 +1195,20 @@ int engine_find_vcf(struct engine *engine, const struct board *board,
 
 const char *engine_level_name(enum engine_level level)
 {
-	switch (level) {
-	case ENGINE_EASY:
-		return "easy";
-	case ENGINE_MEDIUM:
-		return "medium";
-	case ENGINE_HARD:
-		return "hard";
-	default:
+	if ((unsigned)level >= ENGINE_LEVEL_COUNT)
 		return "";
-	}
+	return level_configs[level].name;
 }
 
 int engine_level_parse(const char *name, enum engine_level *level)
 {
-	static const enum engine_level levels[] = { ENGINE_EASY, ENGINE_MEDIUM,
-						    ENGINE_HARD };
-	size_t i;
+	int i;
 
 	if (!name || !level)
 		return -EINVAL;
-	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
-		if (strcmp(name, engine_level_name(levels[i])) == 0) {
-			*level = levels[i];
+	for (i = 0; i < ENGINE_LEVEL_COUNT; i++) {
+		if (strcmp(name, level_configs[i].name) == 0) {
+			*level = (enum engine_level)i;
 			return 0;
 		}
 	}

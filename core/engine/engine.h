@@ -5,19 +5,24 @@
  * its own. Time comes in through struct engine_limits (a now() callback
  * and a deadline), randomness through its seed.
  *
- * Three levels:
- * - ENGINE_EASY: the old one-ply heuristic's scores (see
+ * Five levels, each beating the one below it in 65-85 % of their games
+ * (tests/engine/bench.sh measures the ladder; ENGINE.md has the table):
+ * - ENGINE_BEGINNER: the old one-ply heuristic's scores (see
  *   engine_easy_score()); a seeded choice among the cells within an
- *   eighth of the best.
- * - ENGINE_MEDIUM: forced moves (win now, block a four), then a shallow
+ *   eighth of the best. Takes a five and blocks a four.
+ * - ENGINE_EASY: forced moves (win now, block a four), then a shallow
  *   alpha-beta search (depth 2) over the pattern evaluation; a seeded
  *   choice among the root moves near the best (not when won or lost).
- * - ENGINE_HARD: forced moves; a search for a win by continuous fours (VCF)
- *   and then by fours and open threes (VCT) for the side to move; the same
- *   for the opponent, keeping only the moves that stop his; then
- *   iterative-deepening PVS with a Zobrist transposition table, killer
- *   and history ordering, threat moves first, candidates within two cells
- *   of a stone, a short VCF probe at the leaves.
+ * - ENGINE_MEDIUM: forced moves; a search for a win by continuous fours
+ *   (VCF) for the side to move and for the opponent, keeping only the
+ *   moves that stop his; then a depth-3 search with a short VCF probe at
+ *   the leaves; a seeded choice among the root moves near the best.
+ * - ENGINE_HARD: as medium, then iterative-deepening PVS with a Zobrist
+ *   transposition table, killer and history ordering, threat moves
+ *   first, candidates within two cells of a stone, a short VCF probe at
+ *   the leaves; 10 000 nodes.
+ * - ENGINE_MASTER: the full engine: hard, plus wins by fours and open
+ *   threes (VCT) for both sides, and 60 000 nodes.
  *
  * Determinism: the same board, side, rule, level, seed and node budget,
  * with no deadline, give the same move on engines of the same table size,
@@ -52,24 +57,38 @@
 /* Transposition table entries engine_new() allocates for 0. */
 #define ENGINE_DEFAULT_TT_ENTRIES (1u << 18)
 
-/* Node budget of ENGINE_MEDIUM and ENGINE_HARD when none is given. */
-#define ENGINE_DEFAULT_NODES_MEDIUM 20000u
-#define ENGINE_DEFAULT_NODES_HARD 60000u /* ~40 ms on one core */
+/*
+ * Node budget of the searching levels when the caller gives none (a
+ * deadline then only cuts it shorter).
+ */
+#define ENGINE_DEFAULT_NODES_EASY 20000u   /* depth 2 needs far fewer */
+#define ENGINE_DEFAULT_NODES_MEDIUM 20000u /* depth 3 needs about 2000 */
+#define ENGINE_DEFAULT_NODES_HARD 10000u   /* ~10 ms on one core */
+#define ENGINE_DEFAULT_NODES_MASTER 60000u /* ~40 ms on one core */
 
-/* How hard the computer plays. */
+/* max_nodes for no node budget at all: the deadline alone stops. */
+#define ENGINE_NODES_UNLIMITED UINT64_MAX
+
+/* How hard the computer plays, weakest first. */
 enum engine_level {
-	ENGINE_EASY,   /* the old one-ply heuristic, near-best at random */
-	ENGINE_MEDIUM, /* forced moves and a depth-2 search */
-	ENGINE_HARD,   /* the full engine */
+	ENGINE_BEGINNER, /* the one-ply heuristic, near-best at random */
+	ENGINE_EASY,	 /* a depth-2 search, near-best at random */
+	ENGINE_MEDIUM,	 /* continuous fours and a depth-3 search */
+	ENGINE_HARD,	 /* continuous fours and a deep search */
+	ENGINE_MASTER,	 /* the full engine */
+	ENGINE_LEVEL_COUNT
 };
 
 /*
- * How much work one engine_choose() may do. Zero in a field means "no
- * limit of this kind"; with neither nodes nor a deadline the level's
- * default node budget applies. A NULL limits pointer means all zero.
+ * How much work one engine_choose() may do. max_nodes 0 is the level's
+ * default node budget (ENGINE_DEFAULT_NODES_*), a deadline or not: the
+ * levels are calibrated at those budgets, and a deadline only cuts the
+ * search shorter (ENGINE_NODES_UNLIMITED with a deadline: as deep as the
+ * time allows). deadline_us 0 means no deadline. A NULL limits pointer
+ * means all zero.
  */
 struct engine_limits {
-	uint64_t max_nodes;	       /* positions searched, 0: default */
+	uint64_t max_nodes;	       /* positions searched, 0: the level's */
 	uint64_t (*now_us)(void *ctx); /* the caller's clock, microseconds */
 	void *now_ctx;		       /* passed to now_us */
 	uint64_t deadline_us;	       /* stop once now_us() >= this; 0: none */
@@ -170,10 +189,10 @@ int engine_find_vcf(struct engine *engine, const struct board *board,
 		    enum role attacker, enum rule rule, uint64_t max_nodes,
 		    struct cell *moves, int max_moves);
 
-/* "easy", "medium" or "hard". */
+/* "beginner", "easy", "medium", "hard" or "master"; "" for no level. */
 const char *engine_level_name(enum engine_level level);
 
-/* 0 and *level set for "easy", "medium" or "hard"; -EINVAL otherwise. */
+/* 0 and *level set for a name of engine_level_name(); -EINVAL otherwise. */
 int engine_level_parse(const char *name, enum engine_level *level);
 
 /* The name of a threat: "five", "open-four", … for tests and logs. */

@@ -1,5 +1,5 @@
 /*
- * pbrain.c - pbrain-gomoku: the built-in engine (hard level) as a brain
+ * pbrain.c - pbrain-gomoku: the built-in engine (master level) as a brain
  * for the Gomocup / Piskvork protocol, so that it can play in Gomocup-style
  * tournaments (piskvork, gomocup manager) and be measured against other
  * engines.
@@ -67,7 +67,7 @@ struct brain {
 	long timeout_turn_ms;  /* INFO timeout_turn; -1: not given */
 	long time_left_ms;     /* INFO time_left; -1: not given */
 	size_t tt_entries;     /* what the engine was made with */
-	struct engine *engine; /* hard level, one table for the game */
+	struct engine *engine; /* master level, one table for the game */
 };
 
 /* CLOCK_MONOTONIC in microseconds: the engine's clock. */
@@ -176,12 +176,15 @@ static void brain_move(struct brain *brain)
 	enum role me = brain_view(brain, &view);
 	int err;
 
-	if (brain->timeout_turn_ms == 0)
+	if (brain->timeout_turn_ms == 0) {
 		limits.max_nodes = BRAIN_FAST_NODES;
-	else
+	} else {
+		/* a tournament: as deep as the turn's time allows */
+		limits.max_nodes = ENGINE_NODES_UNLIMITED;
 		limits.deadline_us = brain_now_us(NULL) + brain_think_us(brain);
-	err = engine_choose(brain->engine, &view, me, brain->rule, ENGINE_HARD,
-			    &limits, &result);
+	}
+	err = engine_choose(brain->engine, &view, me, brain->rule,
+			    ENGINE_MASTER, &limits, &result);
 	if (err == -ENOSPC) {
 		brain_say("ERROR no move left: the board is full%s",
 			  brain->rule == RULE_RENJU ?

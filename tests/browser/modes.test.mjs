@@ -119,10 +119,14 @@ describe('game modes', () => {
 			await player.pressButton('#mode [data-mode="ai"]');
 			await player.waitFor({ mode: 'ai' });
 			assert.equal(await player.page.isVisible('#level'), true);
-			assert.deepEqual(await player.page.locator('#level button').allTextContents(), ['Easy', 'Medium', 'Hard']);
+			assert.deepEqual(await player.page.locator('#level button').allTextContents(),
+				['Beginner', 'Easy', 'Medium', 'Hard', 'Master']);
+			assert.equal(await player.text('#level-note'), 'Finds a win by fours and stops yours; looks three moves ahead.',
+				'expected the default level, medium, explained');
 			await player.pressButton('#level [data-level="hard"]');
 			await player.waitFor({ level: 'hard' });
 			assert.equal(await player.page.getAttribute('#level [data-level="hard"]', 'aria-pressed'), 'true');
+			assert.equal(await player.text('#level-note'), 'Searches many moves deep, threats first.');
 			assert.equal(await player.text('#main-text'), 'Play the computer');
 			assert.equal(await player.text('#status'), 'Pick a level and press “Play the computer”.');
 			await player.assertFits('idle, vs Computer chosen');
@@ -136,7 +140,7 @@ describe('game modes', () => {
 			await player.pressButton('#lang');
 			await player.waitFor({ lang: 'zh' });
 			assert.deepEqual(await player.page.locator('#mode button').allTextContents(), ['在线对战', '人机对战', '本地双人']);
-			assert.deepEqual(await player.page.locator('#level button').allTextContents(), ['简单', '中等', '困难']);
+			assert.deepEqual(await player.page.locator('#level button').allTextContents(), ['入门', '简单', '中等', '困难', '大师']);
 			assert.equal(await player.text('#main-text'), '开始人机对战');
 			await player.pressButton('#lang');
 			await player.waitFor({ lang: 'en' });

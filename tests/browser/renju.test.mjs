@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 
 import { useBrowser, matchPlayers, playMoves, boardAfter } from './lib/browser.mjs';
 import { testTimeout, scaled } from '../integration/lib/time.mjs';
+import { LEVELS } from '../../web/js/modes.js';
 
 const T = testTimeout(90_000);
 
@@ -161,7 +162,7 @@ function checkBlack(boards) {
 describe('renju against the computer in the browser', () => {
 	const { openPlayer } = useBrowser({ args: ['--ai-ms', '100'] });
 
-	for (const level of ['easy', 'medium', 'hard']) {
+	for (const level of LEVELS) {
 		it(`plays renju against the computer at ${level} to the end, then the rematch with the colours swapped`, T, async () => {
 			const player = await openPlayer({ device: 'desktop', label: `renju player against ${level}` });
 			const boards = recordBoards(player);

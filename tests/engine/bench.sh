@@ -1,22 +1,38 @@
 #!/usr/bin/env bash
-# bench.sh - the engine benchmark: hard against easy over 100 games (50
-# openings of 1 to 3 stones near the centre, each played with both
-# colours), board 15, on one core; a table for freestyle and one for
-# renju (black restrained by its forbidden points). Builds bench-engine in
-# Release, prints a machine header and the tables, checks the targets
-# (hard wins >= 98 % overall under freestyle, >= 95 % under renju, and
-# >= 95 % as back; p99 move time < 100 ms) and writes the output to
+# bench.sh - the engine benchmark, on one core, board 15, one part per
+# rule (freestyle and renju, where black is held back by its forbidden
+# points):
+#
+# - the ladder: each level against the one below it (easy against
+#   beginner, ..., master against hard), both at their default node
+#   budgets, over 50 openings of 1 to 3 stones near the centre, each
+#   played with both colours; a table of the stronger level's wins,
+#   draws, losses, score and Elo difference (95 % margin). Target: every
+#   score 65-85 % under freestyle, the rule the levels are tuned for;
+#   renju's ladder is printed for comparison (its medium beats easy more
+#   often: renju's black needs the threat search medium adds).
+# - master (the full engine, 60000 nodes, 90 ms deadline as a cap)
+#   against beginner over the same 100 games, with its move times.
+#   Targets: master wins >= 98 % overall under freestyle, >= 95 % under
+#   renju, >= 95 % as back; p99 move time < 100 ms.
+#
+# Builds bench-engine in Release, prints a machine header and the tables,
+# checks the targets and writes the output to
 # tests/engine/results/latest.txt.
 #
-#   tests/engine/bench.sh               the benchmark (a few minutes)
+#   tests/engine/bench.sh               the benchmark (several minutes)
 #   BENCH_OPENINGS=10 tests/engine/bench.sh     a quicker run
 #
 # Knobs (environment): BENCH_BUILD (build-bench-engine), BENCH_OPENINGS
-# (50), BENCH_SEED (20240601), BENCH_NODES (hard's node budget per move,
-# 60000), BENCH_DEADLINE_MS (hard's deadline per move, 90: a cap should
-# the machine be slower or busier than expected), BENCH_CPU (the core to
-# pin to, 0; empty: no pinning), BENCH_RULES (the tables: "freestyle
-# renju"; standard is the third rule there is).
+# (50), BENCH_SEED (20240601), BENCH_NODES (master's node budget per move
+# against beginner, 60000), BENCH_DEADLINE_MS (its deadline per move, 90:
+# a cap should the machine be slower or busier than expected; the ladder
+# has none, so its games are the same on any machine), BENCH_CPU (the
+# core to pin to, 0; empty: no pinning), BENCH_RULES (the parts:
+# "freestyle renju"; standard is the third rule there is), BENCH_PARTS
+# ("ladder speed": either or both), BENCH_MIN_SCORE and BENCH_MAX_SCORE
+# (the ladder's targets, 65 and 85), BENCH_TUNED (the rules whose ladder
+# must meet them: "freestyle").
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -28,6 +44,10 @@ NODES=${BENCH_NODES:-60000}
 DEADLINE_MS=${BENCH_DEADLINE_MS:-90}
 CPU=${BENCH_CPU-0}
 RULES=${BENCH_RULES:-freestyle renju}
+PARTS=${BENCH_PARTS:-ladder speed}
+MIN_SCORE=${BENCH_MIN_SCORE:-65}
+MAX_SCORE=${BENCH_MAX_SCORE:-85}
+TUNED=${BENCH_TUNED:-freestyle}
 RESULTS=$ROOT/tests/engine/results
 
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DGOMOKU_TESTS=OFF \
@@ -49,19 +69,40 @@ mkdir -p "$RESULTS"
 	echo
 	status=0
 	for rule in $RULES; do
-		# Renju holds black back: a draw or two against easy is fair.
-		min_win=98
-		[ "$rule" = renju ] && min_win=95
-		"${pin[@]}" "$BUILD/bench-engine" --openings "$OPENINGS" \
-			--seed "$SEED" --rule "$rule" --level hard \
-			--against easy --nodes "$NODES" \
-			--deadline-ms "$DEADLINE_MS" --min-win-rate "$min_win" \
-			--min-back-win-rate 95 --max-p99-ms 100 || status=1
-		echo
+		case " $PARTS " in *" ladder "*)
+			min=0 max=100
+			case " $TUNED " in *" $rule "*)
+				min=$MIN_SCORE max=$MAX_SCORE ;;
+			esac
+			"${pin[@]}" "$BUILD/bench-engine" --ladder \
+				--openings "$OPENINGS" --seed "$SEED" \
+				--rule "$rule" --min-score "$min" \
+				--max-score "$max" || status=1
+			[ "$min" = 0 ] && echo "($rule: printed, not a target)"
+			echo
+			;;
+		esac
+		case " $PARTS " in *" speed "*)
+			# Renju holds black back: a draw or two is fair.
+			min_win=98
+			[ "$rule" = renju ] && min_win=95
+			"${pin[@]}" "$BUILD/bench-engine" \
+				--openings "$OPENINGS" --seed "$SEED" \
+				--rule "$rule" --level master \
+				--against beginner --nodes "$NODES" \
+				--deadline-ms "$DEADLINE_MS" \
+				--min-win-rate "$min_win" \
+				--min-back-win-rate 95 --max-p99-ms 100 ||
+				status=1
+			echo
+			;;
+		esac
 	done
 	if [ "$status" -eq 0 ]; then
-		echo "targets met: win rate >= 98 % (freestyle, standard) or" \
-			">= 95 % (renju), as back >= 95 %, p99 < 100 ms"
+		echo "targets met: each level scores $MIN_SCORE-$MAX_SCORE %" \
+			"against the one below ($TUNED); master beats beginner >= 98 %" \
+			"(freestyle, standard) or >= 95 % (renju), as back" \
+			">= 95 %, p99 < 100 ms"
 	else
 		echo "targets MISSED (see FAIL lines above)"
 	fi

@@ -7,16 +7,26 @@
  * and as back. Move times are measured with CLOCK_MONOTONIC (wall) and
  * CLOCK_THREAD_CPUTIME_ID (this thread's CPU) around engine_choose().
  *
+ * With --ladder it plays every pair of neighbouring levels instead
+ * (easy against beginner, ..., master against hard), each at its default
+ * node budget, and prints one table: the stronger level's wins, draws,
+ * losses and score, and the Elo difference that score means, with a 95 %
+ * margin from the score's standard error.
+ *
  *   bench-engine [--openings N] [--seed S] [--size N] [--rule R]
  *                [--level L] [--against L] [--nodes N] [--deadline-ms M]
  *                [--min-win-rate P] [--min-back-win-rate P]
  *                [--max-p99-ms M] [--verbose]
+ *   bench-engine --ladder [--openings N] [--seed S] [--size N] [--rule R]
+ *                [--deadline-ms M] [--min-score P] [--max-score P]
+ *                [--verbose]
  *
  * Exits 1 when a --min-* or --max-* target is missed, 2 on bad usage.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +48,9 @@ struct bench_options {
 	double min_win_rate;	   /* targets; negative: none */
 	double min_back_win_rate;  /* as back */
 	double max_p99_ms;	   /* wall p99 of its moves */
+	bool ladder;		   /* every pair of neighbouring levels */
+	double min_score;	   /* ladder: the stronger's score; <0: none */
+	double max_score;	   /* ladder: at most this; negative: none */
 	bool verbose;		   /* print every game */
 };
 
@@ -159,14 +172,17 @@ static enum game_winner game_run_on(const struct bench_options *options,
 		double wall = 0, cpu = 0;
 		int err;
 
-		if (ours) {
+		if (ours)
 			limits.max_nodes = options->nodes;
+		if (ours || options->ladder) {
 			if (options->deadline_ms) {
 				limits.now_us = monotonic_us;
 				limits.deadline_us =
 					monotonic_us(NULL) +
 					options->deadline_ms * 1000u;
 			}
+		}
+		if (ours) {
 			wall = clock_ms(CLOCK_MONOTONIC);
 			cpu = clock_ms(CLOCK_THREAD_CPUTIME_ID);
 		}
@@ -259,8 +275,11 @@ static int usage(const char *program)
 		"usage: %s [--openings N] [--seed S] [--size N] "
 		"[--rule freestyle|standard|renju] [--level L] [--against L] "
 		"[--nodes N] [--deadline-ms M] [--min-win-rate P] "
-		"[--min-back-win-rate P] [--max-p99-ms M] [--verbose]\n",
-		program);
+		"[--min-back-win-rate P] [--max-p99-ms M] [--verbose]\n"
+		"       %s --ladder [--openings N] [--seed S] [--size N] "
+		"[--rule R] [--deadline-ms M] [--min-score P] [--max-score P] "
+		"[--verbose]\n",
+		program, program);
 	return 2;
 }
 
@@ -278,6 +297,9 @@ static int options_parse(int argc, char **argv, struct bench_options *options)
 		{ "min-win-rate", required_argument, NULL, 'w' },
 		{ "min-back-win-rate", required_argument, NULL, 'b' },
 		{ "max-p99-ms", required_argument, NULL, 'p' },
+		{ "ladder", no_argument, NULL, 'L' },
+		{ "min-score", required_argument, NULL, 'm' },
+		{ "max-score", required_argument, NULL, 'M' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -288,11 +310,13 @@ static int options_parse(int argc, char **argv, struct bench_options *options)
 		.seed = 20240601,
 		.size = 15,
 		.rule = RULE_FREESTYLE,
-		.level = ENGINE_HARD,
-		.against = ENGINE_EASY,
+		.level = ENGINE_MASTER,
+		.against = ENGINE_BEGINNER,
 		.min_win_rate = -1,
 		.min_back_win_rate = -1,
 		.max_p99_ms = -1,
+		.min_score = -1,
+		.max_score = -1,
 	};
 	while ((option = getopt_long(argc, argv, "", long_options, NULL)) !=
 	       -1) {
@@ -333,6 +357,15 @@ static int options_parse(int argc, char **argv, struct bench_options *options)
 		case 'p':
 			options->max_p99_ms = atof(optarg);
 			break;
+		case 'L':
+			options->ladder = true;
+			break;
+		case 'm':
+			options->min_score = atof(optarg);
+			break;
+		case 'M':
+			options->max_score = atof(optarg);
+			break;
 		case 'v':
 			options->verbose = true;
 			break;
@@ -346,39 +379,26 @@ static int options_parse(int argc, char **argv, struct bench_options *options)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * Plays every opening twice, the measured level once as each colour, and
+ * adds the results to front and back. Returns the games that ended on an
+ * engine error.
+ */
+static int match_play(const struct bench_options *options,
+		      struct engine *measured, struct engine *opponent,
+		      struct bench_tally *front, struct bench_tally *back,
+		      struct bench_times *times)
 {
-	struct bench_options options;
-	struct bench_tally front = { 0 }, back = { 0 }, all = { 0 };
-	struct bench_times times = { 0 };
-	struct engine *measured, *opponent;
-	double started, seconds, wall_total = 0, cpu_total = 0;
-	double p99;
-	size_t i;
-	int index, failed = 0, status = 0;
+	int index, r, failed = 0;
 
-	if (options_parse(argc, argv, &options))
-		return usage(argv[0]);
-	measured = engine_new(0);
-	opponent = engine_new(0);
-	if (!measured || !opponent) {
-		fprintf(stderr, "bench-engine: out of memory\n");
-		return 1;
-	}
-	started = clock_ms(CLOCK_MONOTONIC);
-	for (index = 0; index < options.openings; index++) {
-		enum role roles[2] = { ROLE_FRONT, ROLE_BACK };
-		int r;
-
+	for (index = 0; index < options->openings; index++) {
 		for (r = 0; r < 2; r++) {
-			struct bench_tally *tally =
-				roles[r] == ROLE_FRONT ? &front : &back;
-			enum game_winner winner = game_run(&options, measured,
+			enum role role = r ? ROLE_BACK : ROLE_FRONT;
+			struct bench_tally *tally = r ? back : front;
+			enum game_winner ours = r ? WINNER_BACK : WINNER_FRONT;
+			enum game_winner winner = game_run(options, measured,
 							   opponent, index,
-							   roles[r], &times);
-			enum game_winner ours = roles[r] == ROLE_FRONT ?
-							WINNER_FRONT :
-							WINNER_BACK;
+							   role, times);
 
 			if (winner == WINNER_NONE) {
 				failed++;
@@ -393,6 +413,141 @@ int main(int argc, char **argv)
 				tally->losses++;
 		}
 	}
+	return failed;
+}
+
+/* The Elo difference a score (0..1) means; clamped short of 0 and 1. */
+static double elo_of_score(double score)
+{
+	if (score < 0.001)
+		score = 0.001;
+	if (score > 0.999)
+		score = 0.999;
+	return -400.0 * log10(1.0 / score - 1.0);
+}
+
+/*
+ * One line of the ladder: the stronger level's wins, draws and losses,
+ * its score (a draw is half a win), and the Elo difference with a 95 %
+ * margin: half the width of the Elo interval of score +- 1.96 standard
+ * errors (the per-game standard deviation over the square root of the
+ * games). Returns the score in per cent.
+ */
+static double ladder_print(enum engine_level stronger, enum engine_level weaker,
+			   const struct bench_tally *all)
+{
+	double games = all->games ? all->games : 1;
+	double score = (all->wins + 0.5 * all->draws) / games;
+	double variance = (all->wins * (1 - score) * (1 - score) +
+			   all->draws * (0.5 - score) * (0.5 - score) +
+			   all->losses * score * score) /
+			  games;
+	double error = sqrt(variance / games) * 1.96;
+	double margin =
+		(elo_of_score(score + error) - elo_of_score(score - error)) / 2;
+
+	printf("| %-8s | %-8s | %5d | %4d | %5d | %6d | %6.1f %% | %+5.0f "
+	       "± %3.0f |\n",
+	       engine_level_name(stronger), engine_level_name(weaker),
+	       all->games, all->wins, all->draws, all->losses, 100 * score,
+	       elo_of_score(score), margin);
+	return 100 * score;
+}
+
+/*
+ * The ladder: each level against the one below it, both at their default
+ * node budgets. Returns 0, or 1 when a score misses the targets or a game
+ * failed.
+ */
+static int ladder_run(struct bench_options *options, struct engine *measured,
+		      struct engine *opponent)
+{
+	double scores[ENGINE_LEVEL_COUNT] = { 0 };
+	double started = clock_ms(CLOCK_MONOTONIC);
+	int level, failed = 0, status = 0;
+
+	printf("ladder: board %d, %s, %d openings x 2 colours, seed %" PRIu32
+	       ", default node budgets, deadline %" PRIu64 " ms\n\n",
+	       options->size, rule_name(options->rule), options->openings,
+	       options->seed, options->deadline_ms);
+	printf("| stronger | weaker   | games | wins | draws | losses | "
+	       "score    | Elo (95 %%)  |\n");
+	printf("|----------|----------|-------|------|-------|--------|"
+	       "----------|-------------|\n");
+	fflush(stdout);
+	for (level = 1; level < ENGINE_LEVEL_COUNT; level++) {
+		struct bench_tally front = { 0 }, back = { 0 }, all;
+		struct bench_times times = { 0 };
+
+		options->level = (enum engine_level)level;
+		options->against = (enum engine_level)(level - 1);
+		options->nodes = 0;
+		failed += match_play(options, measured, opponent, &front, &back,
+				     &times);
+		all.games = front.games + back.games;
+		all.wins = front.wins + back.wins;
+		all.losses = front.losses + back.losses;
+		all.draws = front.draws + back.draws;
+		scores[level] =
+			ladder_print(options->level, options->against, &all);
+		fflush(stdout);
+		free(times.wall_ms);
+		free(times.cpu_ms);
+	}
+	printf("\n(%.1f s)\n", (clock_ms(CLOCK_MONOTONIC) - started) / 1e3);
+	if (failed) {
+		printf("FAIL: %d games ended on an engine error\n", failed);
+		status = 1;
+	}
+	for (level = 1; level < ENGINE_LEVEL_COUNT; level++) {
+		const char *name = engine_level_name((enum engine_level)level);
+
+		if (options->min_score >= 0 &&
+		    scores[level] < options->min_score) {
+			printf("FAIL: %s scores %.1f %% < %.1f %%\n", name,
+			       scores[level], options->min_score);
+			status = 1;
+		}
+		if (options->max_score >= 0 &&
+		    scores[level] > options->max_score) {
+			printf("FAIL: %s scores %.1f %% > %.1f %%\n", name,
+			       scores[level], options->max_score);
+			status = 1;
+		}
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct bench_options options;
+	struct bench_tally front = { 0 }, back = { 0 }, all = { 0 };
+	struct bench_times times = { 0 };
+	struct engine *measured, *opponent;
+	double started, seconds, wall_total = 0, cpu_total = 0;
+	double p99;
+	size_t i;
+	int failed, status = 0;
+
+	if (options_parse(argc, argv, &options))
+		return usage(argv[0]);
+	measured = engine_new(0);
+	opponent = engine_new(0);
+	if (!measured || !opponent) {
+		fprintf(stderr, "bench-engine: out of memory\n");
+		engine_free(opponent);
+		engine_free(measured);
+		return 1;
+	}
+	if (options.ladder) {
+		status = ladder_run(&options, measured, opponent);
+		engine_free(opponent);
+		engine_free(measured);
+		return status;
+	}
+	started = clock_ms(CLOCK_MONOTONIC);
+	failed =
+		match_play(&options, measured, opponent, &front, &back, &times);
 	seconds = (clock_ms(CLOCK_MONOTONIC) - started) / 1e3;
 	all.games = front.games + back.games;
 	all.wins = front.wins + back.wins;

@@ -41,7 +41,7 @@
  *   0     join      K N H         lobby_join() of uid K, name N, in pool
  *                                 H & 3 (0 the default, 1 another size,
  *                                 2 10+0, 3 10+2 on 6x6), against the
- *                                 engine when H & 4 (level H >> 3 % 3)
+ *                                 engine when H & 4 (level H >> 3 % 5)
  *   1     resign    P W           an abort instead when W & 1
  *   2     offer     P W           what W % 3: takeback, draw, rematch;
  *                                 a redo when W is 255
@@ -1357,18 +1357,17 @@ static void fuzz_op_connect(void)
 /*
  * join K N H: uid K, name N, through lobby_join() in pool H & 3 of
  * fuzz.keys (0: NULL, the default), against the engine when H & 4, at
- * level H >> 3 % 3.
+ * level H >> 3 % ENGINE_LEVEL_COUNT.
  */
 static void fuzz_op_join(void)
 {
 	int k = fuzz_byte() % FUZZ_UIDS;
 	const char *name = fuzz_names[fuzz_byte() % FUZZ_NAMES];
 	uint8_t how = fuzz_byte();
-	static const enum engine_level levels[3] = { ENGINE_EASY, ENGINE_MEDIUM,
-						     ENGINE_HARD };
 
 	fuzz_connect(k, name, true, (how & 3) ? &fuzz.keys[how & 3] : NULL,
-		     how & 4, levels[(how >> 3) % 3]);
+		     how & 4,
+		     (enum engine_level)((how >> 3) % ENGINE_LEVEL_COUNT));
 }
 
 static void fuzz_op_disconnect(void)

@@ -3,7 +3,7 @@
 // move at once with a legal move next to the stones, and starts a new game
 // (a new uid) when one ends, so the engine is always thinking.
 //
-//   node tests/load/ai-players.mjs --port P [--games 50] [--level hard]
+//   node tests/load/ai-players.mjs --port P [--games 50] [--level master]
 //        [--duration S]
 //
 // Runs until SIGTERM (or --duration), then prints one JSON object: games
@@ -12,7 +12,7 @@
 
 import WebSocket from 'ws';
 
-const options = { host: '127.0.0.1', port: 8080, games: 50, level: 'hard', duration: 0 };
+const options = { host: '127.0.0.1', port: 8080, games: 50, level: 'master', duration: 0 };
 for (let i = 2; i < process.argv.length; i += 2) {
 	const name = process.argv[i].replace(/^--/, '');
 	if (!(name in options))

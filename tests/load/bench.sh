@@ -182,7 +182,7 @@ ai_scenario() {
 	loadgen gomoku ai-alone --connections 2000 --move-rate 1 \
 		--duration "$AI_S" --warmup 5
 	node tests/load/ai-players.mjs --port "$PORT" --games "$AI_GAMES" \
-		--level hard >"$RESULTS/ai-players.json" 2>>"$RESULTS/bench.log" &
+		--level master >"$RESULTS/ai-players.json" 2>>"$RESULTS/bench.log" &
 	players=$!
 	sleep 3
 	loadgen gomoku ai --connections 2000 --move-rate 1 \

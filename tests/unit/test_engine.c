@@ -33,8 +33,9 @@
 				 result_.y, (want_x), (want_y));          \
 	} while (0)
 
-static const enum engine_level all_levels[] = { ENGINE_EASY, ENGINE_MEDIUM,
-						ENGINE_HARD };
+static const enum engine_level all_levels[] = {
+	ENGINE_BEGINNER, ENGINE_EASY, ENGINE_MEDIUM, ENGINE_HARD, ENGINE_MASTER,
+};
 
 /* ---- the easy heuristic ---- */
 
@@ -189,8 +190,8 @@ static const char *const quiet_rows[] = {
 	NULL,
 };
 
-static void easy_plays_a_cell_near_the_best_and_varies_with_the_seed(
-	void **state)
+static void
+beginner_plays_a_cell_near_the_best_and_varies_with_the_seed(void **state)
 {
 	struct board board;
 	int best = 0, ties = 0, x, y;
@@ -213,7 +214,7 @@ static void easy_plays_a_cell_near_the_best_and_varies_with_the_seed(
 	expect_int(ties, 1); /* one best cell: no tie to break */
 	for (seed = 1; seed <= SEEDS; seed++) {
 		struct engine_result result =
-			choose_seeded(&board, ROLE_BACK, ENGINE_EASY, seed);
+			choose_seeded(&board, ROLE_BACK, ENGINE_BEGINNER, seed);
 		int score = engine_easy_score(&board, ROLE_BACK, result.x,
 					      result.y);
 
@@ -223,11 +224,10 @@ static void easy_plays_a_cell_near_the_best_and_varies_with_the_seed(
 		expect_int(result.score, score);
 	}
 	/* The same moves of the player do not bring the same game. */
-	assert_true(distinct_moves(&board, ROLE_BACK, ENGINE_EASY) >= 3);
+	assert_true(distinct_moves(&board, ROLE_BACK, ENGINE_BEGINNER) >= 3);
 }
 
-static void medium_varies_with_the_seed_and_still_wins_and_blocks(
-	void **state)
+static void easy_varies_with_the_seed_and_still_wins_and_blocks(void **state)
 {
 	static const char *const win_rows[] = {
 		"...............", /* 0 */
@@ -245,19 +245,20 @@ static void medium_varies_with_the_seed_and_still_wins_and_blocks(
 
 	(void)state;
 	board_draw(&board, 15, quiet_rows);
-	assert_true(distinct_moves(&board, ROLE_BACK, ENGINE_MEDIUM) >= 2);
+	assert_true(distinct_moves(&board, ROLE_BACK, ENGINE_EASY) >= 2);
 	board_draw(&win, 15, win_rows);
 	for (seed = 1; seed <= SEEDS; seed++) {
 		/* front wins at (7, 7); back must block there */
 		struct engine_result won =
-			choose_seeded(&win, ROLE_FRONT, ENGINE_MEDIUM, seed);
+			choose_seeded(&win, ROLE_FRONT, ENGINE_EASY, seed);
 		struct engine_result blocked =
-			choose_seeded(&win, ROLE_BACK, ENGINE_MEDIUM, seed);
+			choose_seeded(&win, ROLE_BACK, ENGINE_EASY, seed);
 
-		expect_move(won, ENGINE_MEDIUM, 7, 7);
-		expect_move(blocked, ENGINE_MEDIUM, 7, 7);
-		expect_move(choose_seeded(&win, ROLE_FRONT, ENGINE_EASY, seed),
-			    ENGINE_EASY, 7, 7);
+		expect_move(won, ENGINE_EASY, 7, 7);
+		expect_move(blocked, ENGINE_EASY, 7, 7);
+		expect_move(choose_seeded(&win, ROLE_FRONT, ENGINE_BEGINNER,
+					  seed),
+			    ENGINE_BEGINNER, 7, 7);
 	}
 }
 
@@ -476,13 +477,13 @@ static void every_level_blocks_a_four(void **state)
 						     all_levels[i], 20000);
 
 		expect_move(result, all_levels[i], 7, 7);
-		if (all_levels[i] != ENGINE_EASY && !result.forced)
+		if (all_levels[i] != ENGINE_BEGINNER && !result.forced)
 			fail_msg("%s: a block should be forced",
 				 engine_level_name(all_levels[i]));
 	}
 }
 
-static void hard_answers_an_open_three(void **state)
+static void master_answers_an_open_three(void **state)
 {
 	static const char *const rows[] = {
 		"...............", /* 0 */
@@ -503,7 +504,8 @@ static void hard_answers_an_open_three(void **state)
 
 	(void)state;
 	board_draw(&board, 15, rows);
-	result = choose(&board, ROLE_FRONT, RULE_FREESTYLE, ENGINE_HARD, 20000);
+	result = choose(&board, ROLE_FRONT, RULE_FREESTYLE, ENGINE_MASTER,
+			20000);
 	/* Only the ends next to the three stop an open four. */
 	if (result.y != 7 || (result.x != 4 && result.x != 8))
 		fail_msg("hard played (%d, %d), expected (4, 7) or (8, 7)",
@@ -587,7 +589,7 @@ static void vcf_solver_finds_a_five_move_win(void **state)
 	engine_free(engine);
 }
 
-static void hard_plays_the_first_move_of_its_vcf(void **state)
+static void master_plays_the_first_move_of_its_vcf(void **state)
 {
 	struct engine *engine = engine_new(1 << 16);
 	struct engine_result result;
@@ -599,8 +601,8 @@ static void hard_plays_the_first_move_of_its_vcf(void **state)
 	board_draw(&board, 15, vcf_rows);
 	assert_true(engine_find_vcf(engine, &board, ROLE_FRONT, RULE_FREESTYLE,
 				    0, moves, 32) >= 5);
-	result = choose(&board, ROLE_FRONT, RULE_FREESTYLE, ENGINE_HARD, 0);
-	expect_move(result, ENGINE_HARD, moves[0].x, moves[0].y);
+	result = choose(&board, ROLE_FRONT, RULE_FREESTYLE, ENGINE_MASTER, 0);
+	expect_move(result, ENGINE_MASTER, moves[0].x, moves[0].y);
 	assert_true(result.forced);
 	if (result.score < ENGINE_SCORE_WIN - ENGINE_SCORE_WIN_MARGIN)
 		fail_msg("a VCF should score as a win, got %d", result.score);
@@ -613,7 +615,7 @@ static void hard_plays_the_first_move_of_its_vcf(void **state)
  * an end of back's row three: the four forces back's reply at (8, 6),
  * then front blocks the column. Any other move loses.
  */
-static void hard_defends_with_the_only_counter_four(void **state)
+static void master_defends_with_the_only_counter_four(void **state)
 {
 	static const char *const rows[] = {
 		"X.............X", /* 0 */
@@ -637,8 +639,9 @@ static void hard_defends_with_the_only_counter_four(void **state)
 
 	(void)state;
 	board_draw(&board, 15, rows);
-	result = choose(&board, ROLE_FRONT, RULE_FREESTYLE, ENGINE_HARD, 60000);
-	expect_move(result, ENGINE_HARD, 8, 7);
+	result = choose(&board, ROLE_FRONT, RULE_FREESTYLE, ENGINE_MASTER,
+			60000);
+	expect_move(result, ENGINE_MASTER, 8, 7);
 }
 
 /* ---- the standard rule ---- */
@@ -665,14 +668,15 @@ static void standard_rule_does_not_take_an_overline_for_a_win(void **state)
 	(void)state;
 	board_draw(&board, 15, rows);
 	/* Freestyle: (5, 7) is six in a row and wins. */
-	result = choose(&board, ROLE_FRONT, RULE_FREESTYLE, ENGINE_HARD, 20000);
-	expect_move(result, ENGINE_HARD, 5, 7);
+	result = choose(&board, ROLE_FRONT, RULE_FREESTYLE, ENGINE_MASTER,
+			20000);
+	expect_move(result, ENGINE_MASTER, 5, 7);
 	/* Standard: it does not; back's four must be blocked. */
-	result = choose(&board, ROLE_FRONT, RULE_STANDARD, ENGINE_HARD, 20000);
-	expect_move(result, ENGINE_HARD, 6, 10);
 	result =
-		choose(&board, ROLE_FRONT, RULE_STANDARD, ENGINE_MEDIUM, 20000);
-	expect_move(result, ENGINE_MEDIUM, 6, 10);
+		choose(&board, ROLE_FRONT, RULE_STANDARD, ENGINE_MASTER, 20000);
+	expect_move(result, ENGINE_MASTER, 6, 10);
+	result = choose(&board, ROLE_FRONT, RULE_STANDARD, ENGINE_EASY, 20000);
+	expect_move(result, ENGINE_EASY, 6, 10);
 }
 
 static void standard_rule_ignores_the_opponents_overline(void **state)
@@ -699,10 +703,12 @@ static void standard_rule_ignores_the_opponents_overline(void **state)
 	(void)state;
 	board_draw(&board, 15, rows);
 	/* Freestyle: back's (5, 3) is a five; front must block it. */
-	result = choose(&board, ROLE_FRONT, RULE_FREESTYLE, ENGINE_HARD, 20000);
-	expect_move(result, ENGINE_HARD, 5, 3);
+	result = choose(&board, ROLE_FRONT, RULE_FREESTYLE, ENGINE_MASTER,
+			20000);
+	expect_move(result, ENGINE_MASTER, 5, 3);
 	/* Standard: it is an overline, no threat; front wins instead. */
-	result = choose(&board, ROLE_FRONT, RULE_STANDARD, ENGINE_HARD, 20000);
+	result =
+		choose(&board, ROLE_FRONT, RULE_STANDARD, ENGINE_MASTER, 20000);
 	if (result.x == 5 && result.y == 3)
 		fail_msg("hard blocked an overline that cannot win");
 	if (result.score < ENGINE_SCORE_WIN - ENGINE_SCORE_WIN_MARGIN)
@@ -740,7 +746,7 @@ static void same_seed_and_budget_give_the_same_move(void **state)
 	assert_non_null(first);
 	assert_non_null(second);
 	board_draw(&board, 15, middle_game_rows);
-	for (level = ENGINE_EASY; level <= ENGINE_HARD; level++) {
+	for (level = ENGINE_BEGINNER; level < ENGINE_LEVEL_COUNT; level++) {
 		expect_int(engine_choose(first, &board, ROLE_FRONT,
 					 RULE_FREESTYLE, level, &limits, &a),
 			   0);
@@ -781,7 +787,7 @@ static void node_budget_is_honoured(void **state)
 		struct engine_result result;
 
 		expect_int(engine_choose(engine, &board, ROLE_FRONT,
-					 RULE_FREESTYLE, ENGINE_HARD, &limits,
+					 RULE_FREESTYLE, ENGINE_MASTER, &limits,
 					 &result),
 			   0);
 		if (result.nodes > budgets[i])
@@ -808,36 +814,44 @@ static uint64_t fake_now(void *ctx)
 	return clock->now_us;
 }
 
-static void deadline_is_honoured(void **state)
+/*
+ * Master on a middle-game board with max_nodes and a deadline ms
+ * milliseconds away on a fake clock that moves 1 ms a reading: it stops
+ * at the reading that finds the deadline. The clock is read every 128
+ * nodes or so (256 in a long VCF search), so a few thousand nodes;
+ * without the deadline it would search on, millions with no budget.
+ */
+static void expect_stop_at_deadline(uint64_t max_nodes, int ms)
 {
 	struct fake_clock clock = { .now_us = 1000000 };
 	struct engine_limits limits = {
+		.max_nodes = max_nodes,
 		.now_us = fake_now,
 		.now_ctx = &clock,
-		.deadline_us = 1000000 + 20 * 1000,
+		.deadline_us = 1000000 + (uint64_t)ms * 1000,
 	};
 	struct engine *engine = engine_new(0);
 	struct engine_result result;
 	struct board board;
 
-	(void)state;
 	assert_non_null(engine);
 	board_draw(&board, 15, middle_game_rows);
 	expect_int(engine_choose(engine, &board, ROLE_FRONT, RULE_FREESTYLE,
-				 ENGINE_HARD, &limits, &result),
+				 ENGINE_MASTER, &limits, &result),
 		   0);
-	/*
-	 * It stopped at the 20th reading, the first at the deadline: the
-	 * clock is read every 128 nodes or so (256 in a long VCF search), so
-	 * a few thousand nodes; without a deadline it would search on to its
-	 * maximum depth, millions.
-	 */
-	expect_int(clock.readings, 20);
-	if (result.nodes > 20 * 1024)
+	expect_int(clock.readings, ms);
+	if (result.nodes > (uint64_t)ms * 1024)
 		fail_msg("%llu nodes by the deadline",
 			 (unsigned long long)result.nodes);
 	expect_int(board_get(&board, result.x, result.y), ROLE_NONE);
 	engine_free(engine);
+}
+
+/* Master's own budget (max_nodes 0) is cut short by a deadline. */
+static void deadline_is_honoured(void **state)
+{
+	(void)state;
+	expect_stop_at_deadline(0, 20);
 }
 
 /* ---- board sizes and bad input ---- */
@@ -1005,11 +1019,79 @@ static void bad_arguments_are_refused(void **state)
 	expect_int(engine_choose(engine, &board, ROLE_FRONT, RULE_FREESTYLE,
 				 ENGINE_HARD, NULL, &result),
 		   -EINVAL);
-	expect_int(engine_level_parse("hard", &level), 0);
-	expect_int(level, ENGINE_HARD);
+	expect_int(engine_choose(engine, &board, ROLE_FRONT, RULE_FREESTYLE,
+				 ENGINE_LEVEL_COUNT, NULL, &result),
+		   -EINVAL);
 	expect_int(engine_level_parse("HARD", &level), -EINVAL);
-	expect_str(engine_level_name(ENGINE_MEDIUM), "medium");
+	expect_int(engine_level_parse("", &level), -EINVAL);
+	expect_str(engine_level_name(ENGINE_LEVEL_COUNT), "");
 	engine_free(engine);
+}
+
+static void five_levels_have_names_weakest_first(void **state)
+{
+	static const char *const names[] = { "beginner", "easy", "medium",
+					     "hard", "master" };
+	enum engine_level level;
+	size_t i;
+
+	(void)state;
+	expect_int(ENGINE_LEVEL_COUNT, 5);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		expect_int(engine_level_parse(names[i], &level), 0);
+		expect_int(level, all_levels[i]);
+		expect_str(engine_level_name(all_levels[i]), names[i]);
+	}
+}
+
+/*
+ * The server gives a deadline and no node budget: every searching level
+ * still stops at its own budget (the levels are calibrated at it), and a
+ * deadline sooner than that stops it sooner.
+ */
+static void a_deadline_alone_keeps_the_levels_budget(void **state)
+{
+	static const enum engine_level searching[] = {
+		ENGINE_EASY, ENGINE_MEDIUM, ENGINE_HARD, ENGINE_MASTER
+	};
+	static const uint64_t budgets[] = { ENGINE_DEFAULT_NODES_EASY,
+					    ENGINE_DEFAULT_NODES_MEDIUM,
+					    ENGINE_DEFAULT_NODES_HARD,
+					    ENGINE_DEFAULT_NODES_MASTER };
+	struct engine *engine = engine_new(0);
+	struct board board;
+	size_t i;
+
+	(void)state;
+	assert_non_null(engine);
+	board_draw(&board, 15, middle_game_rows);
+	for (i = 0; i < sizeof(searching) / sizeof(searching[0]); i++) {
+		struct fake_clock clock = { .now_us = 1000000 };
+		struct engine_limits limits = {
+			.now_us = fake_now,
+			.now_ctx = &clock,
+			.deadline_us = 1000000 + 3600ull * 1000000,
+		};
+		struct engine_result result;
+
+		expect_int(engine_choose(engine, &board, ROLE_FRONT,
+					 RULE_FREESTYLE, searching[i], &limits,
+					 &result),
+			   0);
+		if (result.nodes > budgets[i])
+			fail_msg("%s: %llu nodes for a budget of %llu",
+				 engine_level_name(searching[i]),
+				 (unsigned long long)result.nodes,
+				 (unsigned long long)budgets[i]);
+	}
+	engine_free(engine);
+}
+
+/* Master with no node budget at all (as pbrain-gomoku plays) stops by the deadline. */
+static void master_without_a_budget_stops_at_the_deadline(void **state)
+{
+	(void)state;
+	expect_stop_at_deadline(ENGINE_NODES_UNLIMITED, 100);
 }
 
 int main(void)
@@ -1021,9 +1103,9 @@ int main(void)
 		cmocka_unit_test(easy_ignores_windows_holding_both_sides),
 		cmocka_unit_test(easy_counts_only_windows_inside_the_board),
 		cmocka_unit_test(
-			easy_plays_a_cell_near_the_best_and_varies_with_the_seed),
+			beginner_plays_a_cell_near_the_best_and_varies_with_the_seed),
 		cmocka_unit_test(
-			medium_varies_with_the_seed_and_still_wins_and_blocks),
+			easy_varies_with_the_seed_and_still_wins_and_blocks),
 		cmocka_unit_test(classify_names_what_a_stone_would_make),
 		cmocka_unit_test(classify_finds_a_four_three),
 		cmocka_unit_test(
@@ -1032,10 +1114,10 @@ int main(void)
 			evaluation_prefers_an_open_three_to_a_blocked_one),
 		cmocka_unit_test(every_level_plays_the_win_in_one),
 		cmocka_unit_test(every_level_blocks_a_four),
-		cmocka_unit_test(hard_answers_an_open_three),
+		cmocka_unit_test(master_answers_an_open_three),
 		cmocka_unit_test(vcf_solver_finds_a_five_move_win),
-		cmocka_unit_test(hard_plays_the_first_move_of_its_vcf),
-		cmocka_unit_test(hard_defends_with_the_only_counter_four),
+		cmocka_unit_test(master_plays_the_first_move_of_its_vcf),
+		cmocka_unit_test(master_defends_with_the_only_counter_four),
 		cmocka_unit_test(
 			standard_rule_does_not_take_an_overline_for_a_win),
 		cmocka_unit_test(standard_rule_ignores_the_opponents_overline),
@@ -1047,6 +1129,9 @@ int main(void)
 		cmocka_unit_test(large_board_of_25_blocks_at_the_edge),
 		cmocka_unit_test(full_board_is_refused),
 		cmocka_unit_test(bad_arguments_are_refused),
+		cmocka_unit_test(five_levels_have_names_weakest_first),
+		cmocka_unit_test(a_deadline_alone_keeps_the_levels_budget),
+		cmocka_unit_test(master_without_a_budget_stops_at_the_deadline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,8 +37,9 @@ static bool cell_is(struct engine_result result, int x, int y)
 	return result.x == x && result.y == y;
 }
 
-static const enum engine_level all_levels[] = { ENGINE_EASY, ENGINE_MEDIUM,
-						ENGINE_HARD };
+static const enum engine_level all_levels[] = {
+	ENGINE_BEGINNER, ENGINE_EASY, ENGINE_MEDIUM, ENGINE_HARD, ENGINE_MASTER,
+};
 
 #define LEVELS (int)(sizeof(all_levels) / sizeof(all_levels[0]))
 
@@ -223,7 +224,8 @@ static void white_wins_with_a_four_black_may_not_block(void **state)
 		   0);
 	engine_free(engine);
 
-	result = choose(&board, ROLE_BACK, RULE_RENJU, ENGINE_HARD, HARD_NODES);
+	result = choose(&board, ROLE_BACK, RULE_RENJU, ENGINE_MASTER,
+			HARD_NODES);
 	assert_true(cell_is(result, 3, 3));
 	assert_true(result.forced);
 	assert_true(result.score >= ENGINE_SCORE_WIN - ENGINE_SCORE_WIN_MARGIN);
@@ -246,7 +248,7 @@ static void black_never_blocks_on_a_forbidden_point(void **state)
 				 engine_level_name(all_levels[i]));
 		assert_false(
 			renju_forbids(renju_judge(&board, result.x, result.y)));
-		if (all_levels[i] == ENGINE_HARD)
+		if (all_levels[i] >= ENGINE_HARD)
 			assert_true(result.score <= -(ENGINE_SCORE_WIN -
 						      ENGINE_SCORE_WIN_MARGIN));
 	}
@@ -314,7 +316,7 @@ white_attacks_where_black_may_not_answer_with_a_double_four(void **state)
 	(void)state;
 	board_draw(&board, 15, double_four_rows);
 	/* Freestyle: black's double four comes first; white must stop it. */
-	freestyle = choose(&board, ROLE_BACK, RULE_FREESTYLE, ENGINE_HARD,
+	freestyle = choose(&board, ROLE_BACK, RULE_FREESTYLE, ENGINE_MASTER,
 			   HARD_NODES);
 	defends = cell_is(freestyle, 6, 10) || cell_is(freestyle, 7, 10) ||
 		  cell_is(freestyle, 6, 9);
@@ -322,7 +324,8 @@ white_attacks_where_black_may_not_answer_with_a_double_four(void **state)
 		fail_msg("freestyle: white played (%d, %d), not a defence",
 			 freestyle.x, freestyle.y);
 	/* Renju: it is no threat, and white's threats win. */
-	renju = choose(&board, ROLE_BACK, RULE_RENJU, ENGINE_HARD, HARD_NODES);
+	renju = choose(&board, ROLE_BACK, RULE_RENJU, ENGINE_MASTER,
+		       HARD_NODES);
 	assert_true(renju.forced);
 	assert_true(renju.score >= ENGINE_SCORE_WIN - ENGINE_SCORE_WIN_MARGIN);
 	if (cell_is(renju, 6, 10) || cell_is(renju, 7, 10) ||

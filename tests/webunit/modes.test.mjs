@@ -13,7 +13,14 @@ const TEXT_KEYS = ['startButton', 'idleStatus', 'searchingButton', 'searchingSta
 describe('the modes', () => {
 	it('are online, vs Computer and local, in the order of the start screen', () => {
 		assert.deepEqual(MODES, ['online', 'ai', 'local']);
-		assert.deepEqual(LEVELS, ['easy', 'medium', 'hard']);
+		assert.deepEqual(LEVELS, ['beginner', 'easy', 'medium', 'hard', 'master']);
+	});
+
+	it('has a name, a computer\'s name and a one-line explanation for each level in every language', () => {
+		for (const lang of LANGUAGES)
+			for (const level of LEVELS)
+				for (const key of [`level.${level}`, `player.computer.${level}`, `level.note.${level}`])
+					assert.ok(hasText(lang, key), `expected ${key} in ${lang}`);
 	});
 
 	it('each say every flag, and name texts that exist in every language', () => {

@@ -42,7 +42,7 @@ import {
 	statusOf, noteOf, controlsOf, undoWaitOf, tabOf, moveSaid, pointSaid, positionSaid, playersOf, ruleTextOf, toastTextOf, boardPictureOf, pageDataOf, boardDataOf,
 	poolChoicesOf, emotesOf, clocksOf, movesSeenOf, spectatorsOf, seatCardsOf, boardText,
 } from './view.js';
-import { gameMode, chosenMode } from './modes.js';
+import { LEVELS, gameMode, chosenMode } from './modes.js';
 import { Connection } from './connection.js';
 import { UID_PATTERN, newUid, cleanName, socketUrl, watchUrl } from './protocol.js';
 import { EMOTES, BUBBLE_MS, emoteReadyAt } from './emotes.js';
@@ -166,7 +166,8 @@ const el = {
 	modes: $('modes'),
 	modeButtons: [...document.querySelectorAll('#mode [data-mode]')],
 	levelGroup: $('level'),
-	levelButtons: [...document.querySelectorAll('#level [data-level]')],
+	levelButtons: [], // made from LEVELS at the start
+	levelNote: $('level-note'),
 	tools: $('tools'),
 	icon: document.querySelector('link[rel="icon"]'),
 	announce: $('announce'),
@@ -768,6 +769,8 @@ function renderControls() {
 	el.levelGroup.hidden = controls.levels.hidden;
 	for (const button of el.levelButtons)
 		button.setAttribute('aria-pressed', String(button.dataset.level === state.level));
+	el.levelNote.hidden = controls.levels.hidden;
+	el.levelNote.textContent = text(lang, `level.note.${state.level}`);
 
 	el.pool.hidden = controls.pool.hidden;
 	el.poolSize.hidden = controls.pool.sizeHidden;
@@ -1252,11 +1255,17 @@ for (const button of el.modeButtons) {
 	});
 }
 
-for (const button of el.levelButtons) {
+for (const level of LEVELS) {
+	const button = document.createElement('button');
+	Object.assign(button, { type: 'button', className: 'segment' });
+	Object.assign(button.dataset, { level, text: `level.${level}` });
+	button.setAttribute('aria-pressed', 'false');
 	button.addEventListener('click', () => {
-		dispatch({ type: 'client/choose', level: button.dataset.level });
+		dispatch({ type: 'client/choose', level });
 		store('localStorage', KEYS.level, state.level);
 	});
+	el.levelGroup.append(button);
+	el.levelButtons.push(button);
 }
 
 el.lang.addEventListener('click', () => {

@@ -118,8 +118,13 @@ export const MODE_RULES = {
 /** The modes, in the order of the start screen's buttons. */
 export const MODES = Object.keys(MODE_RULES);
 
-/** The engine's levels, easiest first. */
-export const LEVELS = ['easy', 'medium', 'hard'];
+/**
+ * The engine's levels, easiest first (each beats the one before it in
+ * 65–85 % of games: tests/engine/bench.sh); the start screen's buttons
+ * are made from this list, each with a line that says how it plays
+ * (text keys level.LEVEL and level.note.LEVEL).
+ */
+export const LEVELS = ['beginner', 'easy', 'medium', 'hard', 'master'];
 
 /**
  * What a page with no game shown (kind '') allows: no game's buttons. It

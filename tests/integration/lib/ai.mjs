@@ -17,7 +17,7 @@ import { connectPlayer, otherRole, uuid, DEFAULT_TIMEOUT_MS } from './client.mjs
 import { emptyContent, findRuns, cellKeys } from './game.mjs';
 import { serverBin } from './server.mjs';
 
-export const LEVELS = ['easy', 'medium', 'hard'];
+export const LEVELS = ['beginner', 'easy', 'medium', 'hard', 'master'];
 
 /**
  * Our own pbrain engine program, built next to the server binary, or
