@@ -11,14 +11,16 @@ set -eu
 # Debian packages, in one place (the README points here; ./gomoku.sh help
 # prints them). The build/run set builds and serves the game; the test set
 # adds cmocka, Node and npm (the node --test suites), Chromium (the browser
-# tests), sqlite3 (the journal tests), valgrind, and clang with its
-# libFuzzer runtime (the fuzz build); the bench set is what the benchmark
+# tests), sqlite3 (the journal tests), redis-server (the tests of
+# --redis), valgrind, and clang with its libFuzzer runtime (the fuzz
+# build); the bench set is what the benchmark
 # adds. `run` and `build` need the first; `test` the first two; `bench`
 # the first and the last.
 RUN_PACKAGES="build-essential cmake pkg-config libwebsockets-dev \
-libwebsockets-evlib-uv libcjson-dev uuid-dev libsqlite3-dev zlib1g-dev ca-certificates"
-TEST_PACKAGES="libcmocka-dev nodejs npm chromium sqlite3 valgrind clang \
-libclang-rt-14-dev"
+libwebsockets-evlib-uv libcjson-dev uuid-dev libsqlite3-dev zlib1g-dev libhiredis-dev \
+ca-certificates"
+TEST_PACKAGES="libcmocka-dev nodejs npm chromium sqlite3 redis-server valgrind \
+clang libclang-rt-14-dev"
 BENCH_PACKAGES="jq nodejs npm"
 
 # The build directories: those of the configure presets default, asan and

@@ -38,6 +38,7 @@ struct config_option {
 	config_setter set;   /* NULL: a whole number stored at offset */
 	size_t offset;	     /* of the int field, when set is NULL */
 	long min, max;	     /* its range */
+	bool secret;	     /* may hold a password: never repeated */
 };
 
 /* Parses a whole decimal integer in [min, max]; -1 otherwise. */
@@ -116,6 +117,19 @@ static int set_ai_engine(struct server_config *config, const char *value,
 		return 0;
 	}
 	return set_path(&config->ai_engine, value, why, why_size);
+}
+
+static int set_redis(struct server_config *config, const char *value, char *why,
+		     size_t why_size)
+{
+	if (!*value) {
+		config->redis = false; /* one process, SQLite */
+		return 0;
+	}
+	if (redis_url_parse(value, &config->redis_url, why, why_size))
+		return -1;
+	config->redis = true;
+	return 0;
 }
 
 static int set_ai_fill_level(struct server_config *config, const char *value,
@@ -203,8 +217,9 @@ static int set_log_level(struct server_config *config, const char *value,
 }
 
 #define INT_FIELD(field, lo, hi) \
-	NULL, offsetof(struct server_config, field), lo, hi
-#define SETTER(fn) fn, 0, 0, 0
+	NULL, offsetof(struct server_config, field), lo, hi, false
+#define SETTER(fn) fn, 0, 0, 0, false
+#define SECRET_SETTER(fn) fn, 0, 0, 0, true
 
 static const struct config_option config_options[] = {
 	{ "--host", "GOMOKU_HOST", "ADDRESS",
@@ -289,6 +304,9 @@ static const struct config_option config_options[] = {
 	{ "--ai-engine", "GOMOKU_AI_ENGINE", "PATH",
 	  "an external engine speaking the pbrain protocol, one process per game; unset or empty: the built-in one",
 	  SETTER(set_ai_engine) },
+	{ "--redis", "GOMOKU_REDIS", "URL",
+	  "redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] of the site's Redis; unset or empty: none",
+	  SECRET_SETTER(set_redis) },
 	{ "--log-level", "GOMOKU_LOG_LEVEL", "LEVEL",
 	  "error, warn, info or debug (default: info)", SETTER(set_log_level) },
 };
@@ -421,7 +439,7 @@ enum config_result config_parse(struct server_config *config, int argc,
 			continue;
 		if (config_apply(opt, config, value, why, sizeof(why))) {
 			snprintf(err, err_size, "%s=\"%.64s\": %s", opt->env,
-				 value, why);
+				 opt->secret ? "(not shown)" : value, why);
 			return CONFIG_EXIT_ERROR;
 		}
 	}
@@ -462,7 +480,7 @@ enum config_result config_parse(struct server_config *config, int argc,
 		}
 		if (config_apply(opt, config, value, why, sizeof(why))) {
 			snprintf(err, err_size, "%s \"%.64s\": %s", opt->flag,
-				 value, why);
+				 opt->secret ? "(not shown)" : value, why);
 			return CONFIG_EXIT_ERROR;
 		}
 	}

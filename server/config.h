@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "fischer.h"
 #include "log.h"
+#include "redis_url.h"
 
 /* One of these per process. Strings point into argv, environ or literals. */
 struct server_config {
@@ -46,6 +47,8 @@ struct server_config {
 				     * built-in one */
 	enum log_level log_level;
 	bool health_check; /* --health-check: probe, don't serve */
+	bool redis;	   /* --redis given: the site's Redis is redis_url */
+	struct redis_url redis_url; /* its address */
 };
 
 /* What config_parse() asks of its caller. */

@@ -17,6 +17,7 @@
 
 #include "admission.h"
 #include "ai.h"
+#include "redis_link.h"
 #include "clock.h"
 #include "config.h"
 #include "frame_check.h"
@@ -172,6 +173,8 @@ static void main_stop(void)
 	server.drain = NULL;
 	journal_free(server.journal);
 	server.journal = NULL;
+	redis_link_free(server.redis);
+	server.redis = NULL;
 }
 
 /* Stops once the last session is gone or time is up. */
@@ -426,6 +429,14 @@ int main(int argc, char **argv)
 		 server.config.full_board == FULL_BOARD_DRAW ? "draw" : "back",
 		 server.config.web_root);
 
+	if (server.config.redis) {
+		server.redis =
+			redis_link_new(&server.loop, &server.config.redis_url);
+		if (!server.redis) {
+			log_error("out of memory for the Redis link");
+			goto out_stop;
+		}
+	}
 	main_loop.ai = ai_new(&server.loop, &server.config, &server.hub,
 			      &server.metrics);
 	if (!main_loop.ai || main_start_handles()) {

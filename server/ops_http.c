@@ -15,6 +15,7 @@
 
 #include "clock.h"
 #include "protocol.h"
+#include "redis_link.h"
 #include "server.h"
 
 /* Large enough for every metric with all error codes. */
@@ -59,21 +60,36 @@ static void ops_doc_printf(struct ops_doc *doc, const char *fmt, ...)
 		doc->len += (size_t)n < room ? (size_t)n : room - 1;
 }
 
+/* Whether --redis was given and its Redis is away (503). */
+static bool ops_redis_down(const struct server *srv)
+{
+	struct redis_link_stats stats;
+
+	if (!srv->redis)
+		return false;
+	redis_link_stats(srv->redis, &stats);
+	return !stats.up;
+}
+
 static void ops_render_healthz(const struct server *srv, struct ops_doc *doc)
 {
 	ops_doc_printf(
 		doc,
 		"{\"status\":\"%s\",\"uptime\":%llu,\"connections\":%lu,"
 		"\"players_waiting\":%lu,\"players_away\":%lu,"
-		"\"rooms\":%lu,\"listen\":\"%s\",\"version\":\"%s\"}\n",
+		"\"rooms\":%lu,\"listen\":\"%s\",\"version\":\"%s\"%s}\n",
 		srv->shutting_down	  ? "stopping" :
 		store_failing(srv->store) ? "unavailable" :
+		ops_redis_down(srv)	  ? "redis_unreachable" :
 					    "ok",
 		(unsigned long long)((clock_monotonic_ms() - srv->started_ms) /
 				     1000),
 		srv->metrics.connections, srv->hub.lobby.stats.waiting,
 		srv->hub.lobby.away.count, srv->hub.lobby.stats.rooms,
-		srv->listen.bound, GOMOKU_VERSION);
+		srv->listen.bound, GOMOKU_VERSION,
+		!srv->redis	    ? "" :
+		ops_redis_down(srv) ? ",\"redis\":\"down\"" :
+				      ",\"redis\":\"up\"");
 }
 
 static void ops_metric(struct ops_doc *doc, const char *name, const char *type,
@@ -81,6 +97,29 @@ static void ops_metric(struct ops_doc *doc, const char *name, const char *type,
 {
 	ops_doc_printf(doc, "# HELP %s %s\n# TYPE %s %s\n%s %llu\n", name, help,
 		       name, type, name, value);
+}
+
+/* The site's Redis (--redis): up, its round trip, connections. */
+static void ops_render_redis_metrics(const struct server *srv,
+				     struct ops_doc *doc)
+{
+	struct redis_link_stats stats;
+
+	if (!srv->redis)
+		return;
+	redis_link_stats(srv->redis, &stats);
+	ops_metric(doc, "gomoku_redis_up", "gauge",
+		   "1 while the site's Redis answers.", stats.up);
+	ops_doc_printf(doc,
+		       "# HELP gomoku_redis_rtt_seconds The last PING's "
+		       "round trip to Redis.\n"
+		       "# TYPE gomoku_redis_rtt_seconds gauge\n"
+		       "gomoku_redis_rtt_seconds %.6f\n",
+		       (double)stats.rtt_us / 1e6);
+	ops_metric(doc, "gomoku_redis_connects_total", "counter",
+		   "Connections made to Redis.", stats.connects);
+	ops_metric(doc, "gomoku_redis_drops_total", "counter",
+		   "Connections to Redis lost.", stats.drops);
 }
 
 /* The computer opponent: games, moves and how long its searches take. */
@@ -218,6 +257,7 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 	ops_metric(doc, "gomoku_takebacks_total", "counter",
 		   "Takebacks carried out.", stats->takebacks);
 	ops_render_ai_metrics(srv, doc);
+	ops_render_redis_metrics(srv, doc);
 }
 
 /* Starts a document of OPS_BODY_MAX bytes in answer; -ENOMEM. */
@@ -239,7 +279,7 @@ int ops_http_healthz(struct server *srv, const struct http_query *query,
 		return -ENOMEM;
 	ops_render_healthz(srv, &doc);
 	/* 503 while games wait for the journal (a full disk) */
-	answer->status = store_failing(srv->store) ?
+	answer->status = store_failing(srv->store) || ops_redis_down(srv) ?
 				 HTTP_STATUS_SERVICE_UNAVAILABLE :
 				 HTTP_STATUS_OK;
 	answer->mime = "application/json";

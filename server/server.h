@@ -43,6 +43,8 @@ struct server {
 	struct admission *admission;  /* connections taken or refused */
 	struct drain *drain;	      /* closed sockets still read */
 	struct metrics metrics;	      /* counters for /metrics */
+	struct redis_link *redis;     /* the site's Redis; NULL without
+				       * --redis */
 	struct per_vhost_data__gomoku *sessions; /* session.c's, from lws'
 						  * PROTOCOL_INIT to _DESTROY */
 	uint64_t started_ms;	      /* monotonic clock at start */

@@ -1,0 +1,243 @@
+/*
+ * redis_link.c - the connection to the site's Redis, kept up on our
+ * loop (see redis_link.h).
+ */
+#include "redis_link.h"
+
+#include <hiredis/adapters/libuv.h>
+#include <hiredis/async.h>
+#include <hiredis/hiredis.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+#define REDIS_PING_MS 1000	   /* between two PINGs */
+#define REDIS_PING_TIMEOUT_MS 3000 /* a PING unanswered this long: down */
+#define REDIS_CONNECT_TIMEOUT_MS \
+	2000 /* the libuv adapter of hiredis
+					 * 0.14 never reports a refused
+					 * connection: give up on it then */
+#define REDIS_BACKOFF_MIN_MS 100
+#define REDIS_BACKOFF_MAX_MS 5000
+
+/* One per process; owned by main.c from start to main_stop(). */
+struct redis_link {
+	uv_loop_t *loop;
+	struct redis_url url;
+	redisAsyncContext *ctx; /* NULL while neither connecting nor
+				 * connected */
+	bool connected;		/* ctx's connection is made */
+	uv_timer_t timer;	/* the next PING, or the next try */
+	uint64_t backoff_ms;	/* before the next try */
+	uint64_t ping_sent_us;	/* 0: no PING out */
+	struct redis_link_stats stats;
+	bool closing; /* redis_link_free() called */
+};
+
+static void redis_link_connect(struct redis_link *link);
+
+static uint64_t redis_now_us(void)
+{
+	return uv_hrtime() / 1000;
+}
+
+static void redis_link_on_retry(uv_timer_t *timer)
+{
+	redis_link_connect(timer->data);
+}
+
+/* Tries again after the back-off, which doubles up to its cap. */
+static void redis_link_retry(struct redis_link *link)
+{
+	if (link->closing)
+		return;
+	uv_timer_start(&link->timer, redis_link_on_retry, link->backoff_ms, 0);
+	link->backoff_ms = link->backoff_ms * 2 > REDIS_BACKOFF_MAX_MS ?
+				   REDIS_BACKOFF_MAX_MS :
+				   link->backoff_ms * 2;
+}
+
+static void redis_link_on_pong(redisAsyncContext *ctx, void *reply_, void *data)
+{
+	struct redis_link *link = data;
+	redisReply *reply = reply_;
+
+	(void)ctx;
+	if (!reply || link->ctx != ctx)
+		return; /* the connection went meanwhile */
+	if (reply->type == REDIS_REPLY_ERROR) {
+		log_warn("redis: %s", reply->str);
+		redisAsyncDisconnect(ctx);
+		return;
+	}
+	if (!link->stats.up)
+		log_info("redis: connected to %s:%d", link->url.host,
+			 link->url.port);
+	link->stats.up = true;
+	link->stats.rtt_us = redis_now_us() - link->ping_sent_us;
+	link->ping_sent_us = 0;
+	link->backoff_ms = REDIS_BACKOFF_MIN_MS;
+}
+
+static void redis_link_ping(uv_timer_t *timer)
+{
+	struct redis_link *link = timer->data;
+
+	if (!link->ctx)
+		return;
+	if (link->ping_sent_us) {
+		if (redis_now_us() - link->ping_sent_us >
+		    (uint64_t)REDIS_PING_TIMEOUT_MS * 1000) {
+			log_warn("redis: no answer for %d ms",
+				 REDIS_PING_TIMEOUT_MS);
+			redisAsyncDisconnect(link->ctx);
+		}
+		return;
+	}
+	link->ping_sent_us = redis_now_us();
+	redisAsyncCommand(link->ctx, redis_link_on_pong, link, "PING");
+}
+
+/* An AUTH or SELECT refused: the settings are wrong, said once a try. */
+static void redis_link_on_setup(redisAsyncContext *ctx, void *reply_,
+				void *data)
+{
+	redisReply *reply = reply_;
+
+	(void)data;
+	if (reply && reply->type == REDIS_REPLY_ERROR) {
+		log_error("redis: %s", reply->str);
+		redisAsyncDisconnect(ctx);
+	}
+}
+
+static void redis_link_on_connect(const redisAsyncContext *ctx, int status)
+{
+	struct redis_link *link = ctx->data;
+
+	if (status != REDIS_OK) {
+		log_warn("redis: cannot connect to %s:%d: %s", link->url.host,
+			 link->url.port, ctx->errstr);
+		link->ctx = NULL; /* hiredis frees it */
+		redis_link_retry(link);
+		return;
+	}
+	link->connected = true;
+	link->stats.connects++;
+	if (link->url.password[0] && link->url.user[0])
+		redisAsyncCommand(link->ctx, redis_link_on_setup, link,
+				  "AUTH %s %s", link->url.user,
+				  link->url.password);
+	else if (link->url.password[0])
+		redisAsyncCommand(link->ctx, redis_link_on_setup, link,
+				  "AUTH %s", link->url.password);
+	if (link->url.db)
+		redisAsyncCommand(link->ctx, redis_link_on_setup, link,
+				  "SELECT %d", link->url.db);
+	link->ping_sent_us = redis_now_us();
+	redisAsyncCommand(link->ctx, redis_link_on_pong, link, "PING");
+	uv_timer_start(&link->timer, redis_link_ping, REDIS_PING_MS,
+		       REDIS_PING_MS);
+}
+
+static void redis_link_on_disconnect(const redisAsyncContext *ctx, int status)
+{
+	struct redis_link *link = ctx->data;
+
+	(void)status;
+	link->ctx = NULL; /* hiredis frees it */
+	link->connected = false;
+	link->ping_sent_us = 0;
+	if (link->closing)
+		return; /* freed once its timer has closed */
+	if (link->stats.up) {
+		log_warn("redis: lost the connection to %s:%d", link->url.host,
+			 link->url.port);
+		link->stats.drops++;
+	}
+	link->stats.up = false;
+	uv_timer_stop(&link->timer);
+	redis_link_retry(link);
+}
+
+/* A connection not made in time is given up and tried again. */
+static void redis_link_on_connect_timeout(uv_timer_t *timer)
+{
+	struct redis_link *link = timer->data;
+	redisAsyncContext *ctx = link->ctx;
+
+	if (!ctx || link->connected)
+		return;
+	log_warn("redis: no connection to %s:%d within %d ms", link->url.host,
+		 link->url.port, REDIS_CONNECT_TIMEOUT_MS);
+	link->ctx = NULL;
+	redisAsyncFree(ctx); /* not connected: no disconnect callback */
+	redis_link_retry(link);
+}
+
+static void redis_link_connect(struct redis_link *link)
+{
+	redisAsyncContext *ctx;
+
+	if (link->closing)
+		return;
+	ctx = redisAsyncConnect(link->url.host, link->url.port);
+	if (!ctx || ctx->err) {
+		log_warn("redis: cannot connect to %s:%d: %s", link->url.host,
+			 link->url.port, ctx ? ctx->errstr : "out of memory");
+		if (ctx)
+			redisAsyncFree(ctx);
+		redis_link_retry(link);
+		return;
+	}
+	ctx->data = link;
+	if (redisLibuvAttach(ctx, link->loop) != REDIS_OK) {
+		redisAsyncFree(ctx);
+		redis_link_retry(link);
+		return;
+	}
+	redisAsyncSetConnectCallback(ctx, redis_link_on_connect);
+	redisAsyncSetDisconnectCallback(ctx, redis_link_on_disconnect);
+	link->ctx = ctx;
+	uv_timer_start(&link->timer, redis_link_on_connect_timeout,
+		       REDIS_CONNECT_TIMEOUT_MS, 0);
+}
+
+struct redis_link *redis_link_new(uv_loop_t *loop, const struct redis_url *url)
+{
+	struct redis_link *link = calloc(1, sizeof(*link));
+
+	if (!link)
+		return NULL;
+	link->loop = loop;
+	link->url = *url;
+	link->backoff_ms = REDIS_BACKOFF_MIN_MS;
+	uv_timer_init(loop, &link->timer);
+	link->timer.data = link;
+	redis_link_connect(link);
+	return link;
+}
+
+static void redis_link_closed(uv_handle_t *handle)
+{
+	free(handle->data);
+}
+
+void redis_link_free(struct redis_link *link)
+{
+	if (!link)
+		return;
+	link->closing = true;
+	if (link->ctx)
+		redisAsyncFree(
+			link->ctx); /* its poll handle closes on the loop */
+	link->ctx = NULL;
+	uv_close((uv_handle_t *)&link->timer, redis_link_closed);
+}
+
+void redis_link_stats(const struct redis_link *link,
+		      struct redis_link_stats *out)
+{
+	*out = link->stats;
+}

@@ -1,0 +1,39 @@
+/*
+ * redis_link.h - one connection to the site's Redis (--redis), on the
+ * server's libuv loop through hiredis' libuv adapter: connected, AUTH and
+ * SELECT sent, then a PING every second whose round trip /metrics shows.
+ * A connection that drops, or a PING unanswered for 3 s, is made again
+ * with a back-off from 100 ms to 5 s; /healthz says 503 while it is down.
+ *
+ * The first step of running several instances on one Redis: nothing
+ * goes through it yet but its PINGs.
+ */
+#ifndef GOMOKU_REDIS_LINK_H
+#define GOMOKU_REDIS_LINK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "redis_url.h"
+
+struct redis_link;
+
+/* The link's figures for /healthz and /metrics. */
+struct redis_link_stats {
+	bool up;	   /* connected and answering */
+	uint64_t rtt_us;   /* the last PING's round trip */
+	uint64_t connects; /* connections made, the first included */
+	uint64_t drops;	   /* connections lost */
+};
+
+/* Starts connecting to url on loop; NULL on out of memory. */
+struct redis_link *redis_link_new(uv_loop_t *loop, const struct redis_url *url);
+
+/* Closes the connection and its handles; the loop frees the rest. */
+void redis_link_free(struct redis_link *link);
+
+void redis_link_stats(const struct redis_link *link,
+		      struct redis_link_stats *out);
+
+#endif
