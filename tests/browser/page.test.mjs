@@ -211,6 +211,17 @@ describe('the page', () => {
 			const two = await openPlayer({ device, label: `other ${device} player` });
 			const start = await layoutOf(one);
 			assert.ok(await inSight(one, '#main'), `expected the main button in sight on the start screen (${device})`);
+			if (device === 'small') {
+				// More below than fits: the last line fades until the controls are scrolled to the end.
+				assert.equal(await one.page.getAttribute('.controls', 'data-more'), 'true');
+				await one.page.evaluate(() => {
+					const controls = document.querySelector('.controls');
+					controls.scrollTop = controls.scrollHeight;
+				});
+				await one.page.waitForSelector('.controls[data-more="false"]');
+				await one.page.evaluate(() => { document.querySelector('.controls').scrollTop = 0; });
+				await one.page.waitForSelector('.controls[data-more="true"]');
+			}
 			await one.page.click('#main');
 			await one.waitFor({ state: 'searching' });
 			const searching = await layoutOf(one);

@@ -2,7 +2,8 @@
 // instance keeps a connection to a real redis-server, says in /healthz
 // (503 while it is away) and /metrics whether it answers and how fast,
 // keeps its players playing while Redis is gone, and connects again when
-// it is back. A bad URL stops the server at start, its password unsaid.
+// it is back; it logs in with the URL's password and selects its
+// database. A bad URL stops the server at start, its password unsaid.
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -81,6 +82,22 @@ describe('the site\'s Redis (--redis)', () => {
 		assert.equal(await fetchMetric(server, 'gomoku_redis_drops_total'), 1);
 		assert.equal(await fetchMetric(server, 'gomoku_redis_connects_total'), 2);
 		await playPart(pair, 3, 4);
+	});
+
+	it('logs in with the URL\'s password and uses its database', T, async () => {
+		const locked = new Redis(['--requirepass', 'open sesame']);
+		let good = null;
+		try {
+			await locked.start();
+			// Without AUTH its PINGs get NOAUTH: /healthz would never say 200.
+			good = await startServer({ args: ['--redis', `redis://:open sesame@127.0.0.1:${locked.port}/3`] });
+			assert.equal(JSON.parse((await good.get('/healthz')).body).redis, 'up');
+			assert.match(locked.cli(['CLIENT', 'LIST'], 'open sesame'), /\bdb=3\b/,
+				'expected the instance\'s connection on database 3');
+		} finally {
+			await stopAll([good]);
+			await locked.close();
+		}
 	});
 
 	it('refuses a bad URL at start with exit status 2, naming --redis and never the password', T, async () => {

@@ -2,7 +2,7 @@
 // its files in a temporary directory removed when it stops; stop() kills
 // it (as a lost machine would go), start() runs it again on the same port.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -25,7 +25,9 @@ function accepting(port) {
 }
 
 export class Redis {
-	constructor() {
+	/** args: more redis-server options (['--requirepass', 'pw']). */
+	constructor(args = []) {
+		this.args = args;
 		this.port = 0;
 		this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gomoku-redis-'));
 		this.child = null;
@@ -42,7 +44,7 @@ export class Redis {
 		if (!this.port)
 			this.port = await freePort();
 		this.child = spawn(redisBin, ['--port', String(this.port), '--bind', HOST, '--dir', this.dir,
-			'--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+			'--save', '', '--appendonly', 'no', '--daemonize', 'no', ...this.args], { stdio: ['ignore', 'pipe', 'pipe'] });
 		this.child.stdout.on('data', (chunk) => { this.log += chunk; });
 		this.child.stderr.on('data', (chunk) => { this.log += chunk; });
 		const exited = new Promise((resolve) => this.child.once('exit', () => resolve(true)));
@@ -56,6 +58,12 @@ export class Redis {
 			await sleep(25);
 		}
 		throw new Error(`expected ${redisBin} to accept connections on port ${this.port}; it wrote:\n${this.log}`);
+	}
+
+	/** What redis-cli prints for command (an array of words), with password when given. */
+	cli(command, password = '') {
+		const auth = password ? ['-a', password, '--no-auth-warning'] : [];
+		return execFileSync('redis-cli', ['-h', HOST, '-p', String(this.port), ...auth, ...command], { encoding: 'utf8' });
 	}
 
 	/** Kills it with SIGKILL and waits for it to be gone. */
