@@ -63,7 +63,6 @@ static void redis_link_on_pong(redisAsyncContext *ctx, void *reply_, void *data)
 	struct redis_link *link = data;
 	redisReply *reply = reply_;
 
-	(void)ctx;
 	if (!reply || link->ctx != ctx)
 		return; /* the connection went meanwhile */
 	if (reply->type == REDIS_REPLY_ERROR) {
