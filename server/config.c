@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include "instance.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -39,6 +41,8 @@ struct config_option {
 	size_t offset;	     /* of the int field, when set is NULL */
 	long min, max;	     /* its range */
 	bool secret;	     /* may hold a password: never repeated */
+	bool is_switch;	     /* the flag alone means "yes" (--reuse-port);
+			      * --flag=no and the variable say no */
 };
 
 /* Parses a whole decimal integer in [min, max]; -1 otherwise. */
@@ -132,6 +136,23 @@ static int set_redis(struct server_config *config, const char *value, char *why,
 	return 0;
 }
 
+static int set_instance_id(struct server_config *config, const char *value,
+			   char *why, size_t why_size)
+{
+	if (!*value) {
+		config->instance_id = NULL; /* a random one */
+		return 0;
+	}
+	if (!instance_id_valid(value)) {
+		snprintf(why, why_size,
+			 "must be 1 to %d letters, digits, '.', '_' or '-'",
+			 INSTANCE_ID_MAX);
+		return -1;
+	}
+	config->instance_id = value;
+	return 0;
+}
+
 static int set_ai_fill_level(struct server_config *config, const char *value,
 			     char *why, size_t why_size)
 {
@@ -203,6 +224,17 @@ static int set_trust_proxy(struct server_config *config, const char *value,
 	return 0;
 }
 
+static int set_reuse_port(struct server_config *config, const char *value,
+			  char *why, size_t why_size)
+{
+	int choice = config_choose(value, "yes", "no", why, why_size);
+
+	if (choice < 0)
+		return -1;
+	config->reuse_port = choice == 0;
+	return 0;
+}
+
 static int set_log_level(struct server_config *config, const char *value,
 			 char *why, size_t why_size)
 {
@@ -217,9 +249,10 @@ static int set_log_level(struct server_config *config, const char *value,
 }
 
 #define INT_FIELD(field, lo, hi) \
-	NULL, offsetof(struct server_config, field), lo, hi, false
-#define SETTER(fn) fn, 0, 0, 0, false
-#define SECRET_SETTER(fn) fn, 0, 0, 0, true
+	NULL, offsetof(struct server_config, field), lo, hi, false, false
+#define SETTER(fn) fn, 0, 0, 0, false, false
+#define SECRET_SETTER(fn) fn, 0, 0, 0, true, false
+#define SWITCH(fn) fn, 0, 0, 0, false, true
 
 static const struct config_option config_options[] = {
 	{ "--host", "GOMOKU_HOST", "ADDRESS",
@@ -307,6 +340,15 @@ static const struct config_option config_options[] = {
 	{ "--redis", "GOMOKU_REDIS", "URL",
 	  "redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] of the site's Redis; unset or empty: none",
 	  SECRET_SETTER(set_redis) },
+	{ "--instance-id", "GOMOKU_INSTANCE_ID", "ID",
+	  "this instance's name in the site's Redis: letters, digits, '.', '_' or '-' (default: a random one, logged at start)",
+	  SETTER(set_instance_id) },
+	{ "--instance-lease", "GOMOKU_INSTANCE_LEASE", "SECONDS",
+	  "with --redis: an instance not heard from this long is taken for dead (default: 5)",
+	  INT_FIELD(instance_lease, 1, 600) },
+	{ "--reuse-port", "GOMOKU_REUSE_PORT", "",
+	  "share the port with other processes of the site (SO_REUSEPORT): one per core, or a restart beside the old one (variable: yes or no; default: no)",
+	  SWITCH(set_reuse_port) },
 	{ "--log-level", "GOMOKU_LOG_LEVEL", "LEVEL",
 	  "error, warn, info or debug (default: info)", SETTER(set_log_level) },
 };
@@ -380,6 +422,7 @@ void config_init(struct server_config *config)
 	config->ai_fill_level = ENGINE_MEDIUM;
 	config->ai_engine = NULL;
 	config->log_level = LOG_INFO;
+	config->instance_lease = 5;
 }
 
 static void config_print_help(const char *program)
@@ -391,7 +434,8 @@ static void config_print_help(const char *program)
 		const struct config_option *opt = &config_options[i];
 		char left[64];
 
-		snprintf(left, sizeof(left), "%s %s", opt->flag, opt->metavar);
+		snprintf(left, sizeof(left), "%s%s%s", opt->flag,
+			 opt->is_switch ? "" : " ", opt->metavar);
 		printf("  %-28s %s\n  %-28s   env: %s\n", left, opt->help, "",
 		       opt->env);
 	}
@@ -427,7 +471,7 @@ enum config_result config_parse(struct server_config *config, int argc,
 
 		if (opt) {
 			on_command_line[opt - config_options] = true;
-			i += !eq;
+			i += !eq && !opt->is_switch;
 		}
 	}
 
@@ -471,6 +515,8 @@ enum config_result config_parse(struct server_config *config, int argc,
 		}
 		if (eq) {
 			value = eq + 1;
+		} else if (opt->is_switch) {
+			value = "yes";
 		} else if (i + 1 < argc) {
 			value = argv[++i];
 		} else {

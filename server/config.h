@@ -27,20 +27,20 @@ struct server_config {
 	int first_move_timeout; /* seconds for each first move of a timed
 				 * game */
 	enum full_board full_board;
-	int reconnect_grace;   /* seconds a dropped player keeps the seat */
-	int rate_burst;	       /* messages a connection may send at once */
-	int rate_per_second;   /* ... and per second after that */
-	int max_connections;   /* open connections in all */
-	int max_per_ip;	       /* ... from one address; 0: no limit */
-	int max_spectators;    /* watching one room */
+	int reconnect_grace;	/* seconds a dropped player keeps the seat */
+	int rate_burst;		/* messages a connection may send at once */
+	int rate_per_second;	/* ... and per second after that */
+	int max_connections;	/* open connections in all */
+	int max_per_ip;		/* ... from one address; 0: no limit */
+	int max_spectators;	/* watching one room */
 	int max_invites_per_ip; /* invite=new sessions from one address */
-	bool trust_proxy;      /* client address from X-Forwarded-For */
-	int handshake_timeout; /* seconds to finish an HTTP request */
-	int ping_interval;     /* seconds of silence before a ping */
-	int idle_timeout;      /* seconds of silence before hanging up */
-	int ai_threads;	       /* engine worker threads */
-	int ai_ms;	       /* the engine's time per move */
-	int ai_fill_after;     /* seconds waiting before the engine
+	bool trust_proxy;	/* client address from X-Forwarded-For */
+	int handshake_timeout;	/* seconds to finish an HTTP request */
+	int ping_interval;	/* seconds of silence before a ping */
+	int idle_timeout;	/* seconds of silence before hanging up */
+	int ai_threads;		/* engine worker threads */
+	int ai_ms;		/* the engine's time per move */
+	int ai_fill_after;	/* seconds waiting before the engine
 				     * plays you; 0: never */
 	enum engine_level ai_fill_level; /* ... at this level */
 	const char *ai_engine;		 /* external pbrain engine; NULL: the
@@ -49,6 +49,10 @@ struct server_config {
 	bool health_check; /* --health-check: probe, don't serve */
 	bool redis;	   /* --redis given: the site's Redis is redis_url */
 	struct redis_url redis_url; /* its address */
+	const char *instance_id;    /* --instance-id; NULL: a random one */
+	int instance_lease;	    /* seconds of an instance's lease */
+	bool reuse_port;	    /* share the port with other processes
+				     * (SO_REUSEPORT) */
 };
 
 /* What config_parse() asks of its caller. */

@@ -36,9 +36,11 @@ static void listen_format(const struct sockaddr *sa, char *out, size_t size)
 
 /*
  * Binds a socket of sa's family to sa, with SO_REUSEADDR as libwebsockets
- * does, and closes it again. 0, or the errno of the failure.
+ * does (and SO_REUSEPORT, as it does with ALLOW_LISTEN_SHARE, when
+ * reuse_port), and closes it again. 0, or the errno of the failure.
  */
-static int listen_probe(const struct sockaddr *sa, socklen_t len)
+static int listen_probe(const struct sockaddr *sa, socklen_t len,
+			bool reuse_port)
 {
 	int one = 1, err = 0;
 	int fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -46,6 +48,8 @@ static int listen_probe(const struct sockaddr *sa, socklen_t len)
 	if (fd < 0)
 		return errno;
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    (reuse_port &&
+	     setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one))) ||
 	    bind(fd, sa, len))
 		err = errno;
 	close(fd);
@@ -85,8 +89,8 @@ static void listen_explain(int err, const struct sockaddr *sa, char *out,
 }
 
 /* Every address: IPv6's [::], which takes IPv4 too, or 0.0.0.0 without. */
-static int listen_resolve_any(struct listen_address *addr, int port, char *err,
-			      size_t err_size)
+static int listen_resolve_any(struct listen_address *addr, int port,
+			      bool reuse_port, char *err, size_t err_size)
 {
 	struct sockaddr_in6 any6 = { .sin6_family = AF_INET6,
 				     .sin6_port = htons((uint16_t)port),
@@ -94,7 +98,8 @@ static int listen_resolve_any(struct listen_address *addr, int port, char *err,
 	struct sockaddr_in any4 = { .sin_family = AF_INET,
 				    .sin_port = htons((uint16_t)port),
 				    .sin_addr.s_addr = htonl(INADDR_ANY) };
-	int failure = listen_probe((struct sockaddr *)&any6, sizeof(any6));
+	int failure = listen_probe((struct sockaddr *)&any6, sizeof(any6),
+				   reuse_port);
 
 	addr->numeric[0] = '\0';
 	addr->ipv4 = false;
@@ -106,7 +111,8 @@ static int listen_resolve_any(struct listen_address *addr, int port, char *err,
 		return -1;
 	}
 	/* No IPv6 on this machine: every IPv4 address, then. */
-	failure = listen_probe((struct sockaddr *)&any4, sizeof(any4));
+	failure = listen_probe((struct sockaddr *)&any4, sizeof(any4),
+			       reuse_port);
 	if (failure) {
 		listen_explain(failure, (struct sockaddr *)&any4, err,
 			       err_size);
@@ -118,7 +124,7 @@ static int listen_resolve_any(struct listen_address *addr, int port, char *err,
 }
 
 int listen_resolve(struct listen_address *addr, const char *host, int port,
-		   char *err, size_t err_size)
+		   bool reuse_port, char *err, size_t err_size)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC,
 				  .ai_socktype = SOCK_STREAM,
@@ -129,7 +135,8 @@ int listen_resolve(struct listen_address *addr, const char *host, int port,
 
 	memset(addr, 0, sizeof(*addr));
 	if (!host)
-		return listen_resolve_any(addr, port, err, err_size);
+		return listen_resolve_any(addr, port, reuse_port, err,
+					  err_size);
 	snprintf(service, sizeof(service), "%d", port);
 	rc = getaddrinfo(host, service, &hints, &found);
 	if (rc) {
@@ -144,7 +151,7 @@ int listen_resolve(struct listen_address *addr, const char *host, int port,
 
 		if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
 			continue;
-		why = listen_probe(ai->ai_addr, ai->ai_addrlen);
+		why = listen_probe(ai->ai_addr, ai->ai_addrlen, reuse_port);
 		if (!why)
 			break;
 		if (!failure)

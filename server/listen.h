@@ -35,11 +35,12 @@ struct listen_address {
 
 /*
  * Resolves host (NULL: every address) and checks that port can be bound
- * there. 0, or -1 with one line in err ("port 8080 is in use on
- * 127.0.0.1", "203.0.113.9 is not an address of this machine", ...).
+ * there (shared with other processes that listen with SO_REUSEPORT too,
+ * when reuse_port). 0, or -1 with one line in err ("port 8080 is in use
+ * on 127.0.0.1", "203.0.113.9 is not an address of this machine", ...).
  */
 int listen_resolve(struct listen_address *addr, const char *host, int port,
-		   char *err, size_t err_size);
+		   bool reuse_port, char *err, size_t err_size);
 
 /*
  * Once libwebsockets has made its listening socket: finds the socket of

@@ -15,16 +15,18 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 
+#include "acceptor.h"
 #include "admission.h"
 #include "ai.h"
-#include "redis_link.h"
 #include "clock.h"
 #include "config.h"
 #include "frame_check.h"
 #include "healthcheck.h"
 #include "http.h"
+#include "instance.h"
 #include "listen.h"
 #include "log.h"
+#include "redis_link.h"
 #include "server.h"
 #include "session.h"
 
@@ -35,6 +37,8 @@
 /* What only main uses: the loop's own handles and the way out. */
 struct main_loop {
 	struct ai *ai;		       /* engine searches (server/ai.c) */
+	struct acceptor *acceptor;     /* --reuse-port's listening socket;
+					* NULL: libwebsockets listens */
 	uv_signal_t signals[2];	       /* SIGINT, SIGTERM */
 	uv_prepare_t commit_prepare;   /* ends each loop turn */
 	uv_idle_t flush_idle;	       /* active while spectators wait to be
@@ -162,6 +166,8 @@ static void main_stop(void)
 		hub_commit(&server.hub);
 	}
 	lws_context_destroy(server.context);
+	acceptor_free(main_loop.acceptor);
+	main_loop.acceptor = NULL;
 	uv_close((uv_handle_t *)&main_loop.shutdown_timer, NULL);
 	uv_close((uv_handle_t *)&main_loop.sweep_timer, NULL);
 	uv_close((uv_handle_t *)&main_loop.commit_prepare, NULL);
@@ -173,15 +179,22 @@ static void main_stop(void)
 	server.drain = NULL;
 	journal_free(server.journal);
 	server.journal = NULL;
+	/* The link first: what it still waits for is answered NULL. */
 	redis_link_free(server.redis);
 	server.redis = NULL;
+	instance_free(server.instance);
+	server.instance = NULL;
 }
 
-/* Stops once the last session is gone or time is up. */
+/*
+ * Stops once the last session is gone and the instance's lease is given
+ * back, or time is up.
+ */
 static void main_shutdown_poll(uv_timer_t *timer)
 {
 	(void)timer;
-	if (server.metrics.connections &&
+	if ((server.metrics.connections ||
+	     (server.instance && instance_releasing(server.instance))) &&
 	    clock_monotonic_ms() < main_loop.shutdown_deadline_ms)
 		return;
 	if (server.metrics.connections)
@@ -206,7 +219,10 @@ static void main_signal(uv_signal_t *handle, int signum)
 	log_info("signal %d: closing %lu connections with 1001 and stopping",
 		 signum, server.metrics.connections);
 	server.shutting_down = true;
+	acceptor_stop(main_loop.acceptor);
 	hub_stop(&server.hub);
+	if (server.instance)
+		instance_release(server.instance);
 	main_loop.shutdown_deadline_ms =
 		clock_monotonic_ms() + SHUTDOWN_DEADLINE_MS;
 	session_close_all(&server);
@@ -251,6 +267,43 @@ static int main_start_handles(void)
 	return uv_prepare_start(&main_loop.commit_prepare, main_end_turn);
 }
 
+/* len random bytes as 2 * len lower-case hex digits and a NUL. */
+static void main_random_hex(char *out, size_t len)
+{
+	unsigned char bytes[INSTANCE_TOKEN_LEN / 2];
+
+	if (len > sizeof(bytes))
+		len = sizeof(bytes);
+	main_random_fill(NULL, bytes, len);
+	for (size_t i = 0; i < len; i++)
+		snprintf(out + 2 * i, 3, "%02x", bytes[i]);
+	explicit_bzero(bytes, sizeof(bytes));
+}
+
+/*
+ * --redis: the link to the site's Redis and this instance's lease there,
+ * taken with a token of this process's own. 0, or -1 (out of memory).
+ */
+static int main_join_site(void)
+{
+	char token[INSTANCE_TOKEN_LEN + 1];
+
+	server.redis = redis_link_new(&server.loop, &server.config.redis_url);
+	if (!server.redis)
+		return -1;
+	main_random_hex(token, INSTANCE_TOKEN_LEN / 2);
+	server.instance = instance_new(
+		&server.loop, server.redis, server.instance_id, token,
+		(uint64_t)server.config.instance_lease * 1000, NULL);
+	explicit_bzero(token, sizeof(token));
+	if (!server.instance)
+		return -1;
+	log_info("instance %s joins the site on redis %s:%d (lease %d s)",
+		 server.instance_id, server.config.redis_url.host,
+		 server.config.redis_url.port, server.config.instance_lease);
+	return 0;
+}
+
 /* Refuses a web root that is not a directory, before listening. */
 static int main_check_web_root(const char *web_root)
 {
@@ -293,7 +346,8 @@ int main(int argc, char **argv)
 	if (main_check_web_root(server.config.web_root))
 		return 2;
 	if (listen_resolve(&server.listen, server.config.host,
-			   server.config.port, err, sizeof(err))) {
+			   server.config.port, server.config.reuse_port, err,
+			   sizeof(err))) {
 		fprintf(stderr, "gomoku-server: %s\n", err);
 		return 2;
 	}
@@ -304,6 +358,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	server.started_ms = clock_monotonic_ms();
+	if (server.config.instance_id)
+		snprintf(server.instance_id, sizeof(server.instance_id), "%s",
+			 server.config.instance_id);
+	else
+		main_random_hex(server.instance_id, INSTANCE_ID_RANDOM / 2);
 	server.store = store_open(server.config.db_path,
 				  server.config.keep_days, err, sizeof(err));
 	if (!server.store) {
@@ -375,8 +434,21 @@ int main(int argc, char **argv)
 	protocols[0] = session_protocol;
 	protocols[1] = http_protocol;
 
+	if (server.config.reuse_port) {
+		main_loop.acceptor = acceptor_new(&server.loop, &server.listen,
+						  server.config.port, err,
+						  sizeof(err));
+		if (!main_loop.acceptor) {
+			fprintf(stderr, "gomoku-server: %s\n", err);
+			exit_code = 2;
+			goto out_stop;
+		}
+	}
+
 	memset(&info, 0, sizeof(info));
-	info.port = server.config.port;
+	/* With --reuse-port the acceptor listens, and lws adopts. */
+	info.port = main_loop.acceptor ? CONTEXT_PORT_NO_LISTEN_SERVER :
+					 server.config.port;
 	info.iface = server.listen.numeric[0] ? server.listen.numeric : NULL;
 	info.protocols = protocols;
 	info.mounts = &mount_http;
@@ -416,6 +488,14 @@ int main(int argc, char **argv)
 		exit_code = 2;
 		goto out_stop;
 	}
+	if (main_loop.acceptor &&
+	    acceptor_start(main_loop.acceptor,
+			   lws_get_vhost_by_name(server.context,
+						 SERVER_VHOST_NAME),
+			   server.admission)) {
+		log_error("cannot set up the event loop");
+		goto out_stop;
+	}
 	if (listen_confirm(&server.listen, server.config.port, err,
 			   sizeof(err))) {
 		fprintf(stderr, "gomoku-server: %s\n", err);
@@ -429,14 +509,13 @@ int main(int argc, char **argv)
 		 server.config.full_board == FULL_BOARD_DRAW ? "draw" : "back",
 		 server.config.web_root);
 
-	if (server.config.redis) {
-		server.redis =
-			redis_link_new(&server.loop, &server.config.redis_url);
-		if (!server.redis) {
-			log_error("out of memory for the Redis link");
-			goto out_stop;
-		}
+	if (server.config.redis && main_join_site()) {
+		log_error("out of memory for the Redis link");
+		goto out_stop;
 	}
+	if (server.config.reuse_port && !server.config.redis)
+		log_warn("--reuse-port without --redis: players who land on "
+			 "different processes are never paired");
 	main_loop.ai = ai_new(&server.loop, &server.config, &server.hub,
 			      &server.metrics);
 	if (!main_loop.ai || main_start_handles()) {

@@ -15,6 +15,7 @@
 
 #include "clock.h"
 #include "protocol.h"
+#include "instance.h"
 #include "redis_link.h"
 #include "server.h"
 
@@ -71,25 +72,45 @@ static bool ops_redis_down(const struct server *srv)
 	return !stats.up;
 }
 
+/*
+ * Whether --redis was given, Redis answers, and the instance's lease is
+ * not held (another process holds its id, or it lapsed): 503.
+ */
+static bool ops_lease_waiting(const struct server *srv)
+{
+	struct instance_stats stats;
+
+	if (!srv->instance || ops_redis_down(srv))
+		return false;
+	instance_stats(srv->instance, &stats);
+	return !stats.held;
+}
+
 static void ops_render_healthz(const struct server *srv, struct ops_doc *doc)
 {
 	ops_doc_printf(
 		doc,
 		"{\"status\":\"%s\",\"uptime\":%llu,\"connections\":%lu,"
 		"\"players_waiting\":%lu,\"players_away\":%lu,"
-		"\"rooms\":%lu,\"listen\":\"%s\",\"version\":\"%s\"%s}\n",
+		"\"rooms\":%lu,\"listen\":\"%s\",\"version\":\"%s\","
+		"\"instance\":\"%s\"%s%s}\n",
 		srv->shutting_down	  ? "stopping" :
 		store_failing(srv->store) ? "unavailable" :
 		ops_redis_down(srv)	  ? "redis_unreachable" :
+		ops_lease_waiting(srv)	  ? "lease_waiting" :
 					    "ok",
 		(unsigned long long)((clock_monotonic_ms() - srv->started_ms) /
 				     1000),
 		srv->metrics.connections, srv->hub.lobby.stats.waiting,
 		srv->hub.lobby.away.count, srv->hub.lobby.stats.rooms,
-		srv->listen.bound, GOMOKU_VERSION,
+		srv->listen.bound, GOMOKU_VERSION, srv->instance_id,
 		!srv->redis	    ? "" :
 		ops_redis_down(srv) ? ",\"redis\":\"down\"" :
-				      ",\"redis\":\"up\"");
+				      ",\"redis\":\"up\"",
+		!srv->instance ? "" :
+		ops_lease_waiting(srv) || ops_redis_down(srv) ?
+				 ",\"lease\":\"waiting\"" :
+				 ",\"lease\":\"held\"");
 }
 
 static void ops_metric(struct ops_doc *doc, const char *name, const char *type,
@@ -120,6 +141,32 @@ static void ops_render_redis_metrics(const struct server *srv,
 		   "Connections made to Redis.", stats.connects);
 	ops_metric(doc, "gomoku_redis_drops_total", "counter",
 		   "Connections to Redis lost.", stats.drops);
+}
+
+/* This instance of the site (--redis): its id and its lease. */
+static void ops_render_instance_metrics(const struct server *srv,
+					struct ops_doc *doc)
+{
+	struct instance_stats stats;
+
+	if (!srv->instance)
+		return;
+	instance_stats(srv->instance, &stats);
+	ops_doc_printf(doc,
+		       "# HELP gomoku_instance_info This instance's id.\n"
+		       "# TYPE gomoku_instance_info gauge\n"
+		       "gomoku_instance_info{instance=\"%s\"} 1\n",
+		       srv->instance_id);
+	ops_metric(doc, "gomoku_instance_lease_held", "gauge",
+		   "1 while this instance holds its lease in Redis.",
+		   stats.held);
+	ops_metric(doc, "gomoku_instance_lease_renewals_total", "counter",
+		   "Times Redis took or kept the lease.", stats.renewals);
+	ops_metric(doc, "gomoku_instance_lease_losses_total", "counter",
+		   "Times the lease lapsed while held.", stats.losses);
+	ops_metric(doc, "gomoku_instance_lease_refusals_total", "counter",
+		   "Tries refused: another process held the id.",
+		   stats.refusals);
 }
 
 /* The computer opponent: games, moves and how long its searches take. */
@@ -258,6 +305,7 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 		   "Takebacks carried out.", stats->takebacks);
 	ops_render_ai_metrics(srv, doc);
 	ops_render_redis_metrics(srv, doc);
+	ops_render_instance_metrics(srv, doc);
 }
 
 /* Starts a document of OPS_BODY_MAX bytes in answer; -ENOMEM. */
@@ -279,7 +327,8 @@ int ops_http_healthz(struct server *srv, const struct http_query *query,
 		return -ENOMEM;
 	ops_render_healthz(srv, &doc);
 	/* 503 while games wait for the journal (a full disk) */
-	answer->status = store_failing(srv->store) || ops_redis_down(srv) ?
+	answer->status = store_failing(srv->store) || ops_redis_down(srv) ||
+					 ops_lease_waiting(srv) ?
 				 HTTP_STATUS_SERVICE_UNAVAILABLE :
 				 HTTP_STATUS_OK;
 	answer->mime = "application/json";

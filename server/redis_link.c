@@ -7,6 +7,8 @@
 #include <hiredis/adapters/libuv.h>
 #include <hiredis/async.h>
 #include <hiredis/hiredis.h>
+#include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +34,15 @@ struct redis_link {
 	uint64_t backoff_ms;	/* before the next try */
 	uint64_t ping_sent_us;	/* 0: no PING out */
 	struct redis_link_stats stats;
+	void (*up)(void *data); /* redis_link_on_up()'s hook; NULL: none */
+	void *up_data;
 	bool closing; /* redis_link_free() called */
+};
+
+/* One of these per command of redis_link_command(), until its answer. */
+struct redis_link_call {
+	redis_link_reply_fn reply;
+	void *data;
 };
 
 static void redis_link_connect(struct redis_link *link);
@@ -70,13 +80,15 @@ static void redis_link_on_pong(redisAsyncContext *ctx, void *reply_, void *data)
 		redisAsyncDisconnect(ctx);
 		return;
 	}
-	if (!link->stats.up)
-		log_info("redis: connected to %s:%d", link->url.host,
-			 link->url.port);
-	link->stats.up = true;
 	link->stats.rtt_us = redis_now_us() - link->ping_sent_us;
 	link->ping_sent_us = 0;
 	link->backoff_ms = REDIS_BACKOFF_MIN_MS;
+	if (link->stats.up)
+		return;
+	log_info("redis: connected to %s:%d", link->url.host, link->url.port);
+	link->stats.up = true;
+	if (link->up)
+		link->up(link->up_data);
 }
 
 static void redis_link_ping(uv_timer_t *timer)
@@ -239,4 +251,44 @@ void redis_link_stats(const struct redis_link *link,
 		      struct redis_link_stats *out)
 {
 	*out = link->stats;
+}
+
+static void redis_link_on_reply(redisAsyncContext *ctx, void *reply, void *data)
+{
+	struct redis_link_call *call = data;
+
+	(void)ctx;
+	call->reply(call->data, reply);
+	free(call);
+}
+
+int redis_link_command(struct redis_link *link, redis_link_reply_fn reply,
+		       void *data, const char *fmt, ...)
+{
+	struct redis_link_call *call;
+	va_list ap;
+	int rc;
+
+	if (!link->ctx || !link->stats.up)
+		return -ENOTCONN;
+	call = malloc(sizeof(*call));
+	if (!call)
+		return -ENOMEM;
+	call->reply = reply;
+	call->data = data;
+	va_start(ap, fmt);
+	rc = redisvAsyncCommand(link->ctx, redis_link_on_reply, call, fmt, ap);
+	va_end(ap);
+	if (rc != REDIS_OK) {
+		free(call);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void redis_link_on_up(struct redis_link *link, void (*up)(void *data),
+		      void *data)
+{
+	link->up = up;
+	link->up_data = data;
 }

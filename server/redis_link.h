@@ -5,12 +5,14 @@
  * A connection that drops, or a PING unanswered for 3 s, is made again
  * with a back-off from 100 ms to 5 s; /healthz says 503 while it is down.
  *
- * The first step of running several instances on one Redis: nothing
- * goes through it yet but its PINGs.
+ * Other modules send their commands through it (redis_link_command())
+ * and hear when it comes up (redis_link_on_up()): the instance's lease
+ * (server/instance.c) is the first.
  */
 #ifndef GOMOKU_REDIS_LINK_H
 #define GOMOKU_REDIS_LINK_H
 
+#include <hiredis/hiredis.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <uv.h>
@@ -35,5 +37,27 @@ void redis_link_free(struct redis_link *link);
 
 void redis_link_stats(const struct redis_link *link,
 		      struct redis_link_stats *out);
+
+/*
+ * A command's answer: reply is hiredis' (valid during the call only), or
+ * NULL when the connection went before it came.
+ */
+typedef void (*redis_link_reply_fn)(void *data, const redisReply *reply);
+
+/*
+ * Sends a command (hiredis' format: "SET %s %s") while the link is up;
+ * reply(data, ...) is called once, always. 0, or -ENOTCONN while down
+ * (reply is not called then), -ENOMEM.
+ */
+int redis_link_command(struct redis_link *link, redis_link_reply_fn reply,
+		       void *data, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * up(data) each time the link comes up: connected, logged in, and its
+ * first PING answered. One hook; a second call replaces it.
+ */
+void redis_link_on_up(struct redis_link *link, void (*up)(void *data),
+		      void *data);
 
 #endif

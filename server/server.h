@@ -21,6 +21,7 @@
 #include "config.h"
 #include "drain.h"
 #include "hub.h"
+#include "instance.h"
 #include "journal.h"
 #include "listen.h"
 #include "metrics.h"
@@ -45,10 +46,14 @@ struct server {
 	struct metrics metrics;	      /* counters for /metrics */
 	struct redis_link *redis;     /* the site's Redis; NULL without
 				       * --redis */
+	struct instance *instance;    /* this instance's lease there; NULL
+				       * without --redis */
+	char instance_id[INSTANCE_ID_MAX + 1];	 /* --instance-id, or a
+						* random one */
 	struct per_vhost_data__gomoku *sessions; /* session.c's, from lws'
 						  * PROTOCOL_INIT to _DESTROY */
-	uint64_t started_ms;	      /* monotonic clock at start */
-	bool shutting_down;	      /* SIGTERM/SIGINT seen */
+	uint64_t started_ms;			 /* monotonic clock at start */
+	bool shutting_down;			 /* SIGTERM/SIGINT seen */
 };
 
 /* The server of the context wsi belongs to. */

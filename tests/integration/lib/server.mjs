@@ -366,7 +366,7 @@ export class Server {
 	}
 }
 
-async function waitForHealth(server, timeoutMs) {
+async function waitForHealth(server, timeoutMs, healthyStatuses = [200]) {
 	const deadline = Date.now() + timeoutMs;
 	let lastError = 'no answer yet';
 	while (Date.now() < deadline) {
@@ -374,7 +374,7 @@ async function waitForHealth(server, timeoutMs) {
 			return `exited at start with code ${server.exited.code}, signal ${server.exited.signal}`;
 		try {
 			const res = await server.get('/healthz', { timeoutMs: scaled(1000) });
-			if (res.status === 200)
+			if (healthyStatuses.includes(res.status))
 				return null;
 			lastError = `GET /healthz answered ${res.status}`;
 		} catch (err) {
@@ -395,13 +395,16 @@ async function waitForHealth(server, timeoutMs) {
  * no --host/--port: the test passes them itself, e.g. through env), port
  * (for hostAndPort false: where to look for /healthz), webRootArg (false
  * to pass no --web-root: the server's default applies), bin (another
- * gomoku-server binary, such as an installed one).
+ * gomoku-server binary, such as an installed one), port with hostAndPort
+ * true (that port, not a free one: a second process on a --reuse-port
+ * port), healthyStatuses (the /healthz statuses that mean started, [200]
+ * by default: [503] for one that waits for its instance lease).
  */
 export async function startServer({ args = [], env = {}, host = HOST, hostAndPort = true, port = null,
-	webRootArg = true, bin = serverBin, startTimeoutMs = scaled(10000) } = {}) {
+	webRootArg = true, bin = serverBin, startTimeoutMs = scaled(10000), healthyStatuses = [200] } = {}) {
 	let failure = '';
 	for (let attempt = 0; attempt < 3; attempt++) {
-		const chosenPort = hostAndPort ? await freePort() : port;
+		const chosenPort = hostAndPort && !port ? await freePort() : port;
 		const hostArgs = host === null ? [] : ['--host', host];
 		const fullArgs = hostAndPort
 			? ['--port', String(chosenPort), ...hostArgs,
@@ -413,7 +416,7 @@ export async function startServer({ args = [], env = {}, host = HOST, hostAndPor
 		});
 		liveChildren.add(child);
 		const server = new Server(child, chosenPort, fullArgs, host === null || !hostAndPort ? HOST : host);
-		let problem = await waitForHealth(server, startTimeoutMs);
+		let problem = await waitForHealth(server, startTimeoutMs, healthyStatuses);
 		if (server.exited && server.exited.error)
 			problem = `could not be run: ${server.exited.error.message} ` +
 				'(build it first, or set GOMOKU_SERVER_BIN)';
