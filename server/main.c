@@ -19,6 +19,8 @@
 #include "admission.h"
 #include "ai.h"
 #include "clock.h"
+#include "cluster.h"
+#include "conn.h"
 #include "config.h"
 #include "frame_check.h"
 #include "healthcheck.h"
@@ -115,6 +117,18 @@ static void main_random_fill(void *ctx, void *buf, size_t len)
 	}
 }
 
+/*
+ * The hub's sink: a session of this process, or a player on another
+ * instance of the site (conn.h).
+ */
+static void main_deliver(void *ctx, void *conn, const struct event *ev)
+{
+	if (conn_kind_of(conn) == CONN_REMOTE)
+		cluster_deliver(server.cluster, conn, ev);
+	else
+		session_deliver(ctx, conn, ev);
+}
+
 /* lws's own log lines, through ours. */
 static void main_lws_log(int level, const char *line)
 {
@@ -144,6 +158,8 @@ static void main_end_turn(uv_prepare_t *prepare)
 	(void)prepare;
 	session_close_broken();
 	hub_commit(&server.hub);
+	if (server.cluster)
+		cluster_flush(server.cluster);
 	if (session_flush_all(&server))
 		uv_idle_start(&main_loop.flush_idle, main_flush_more);
 	else
@@ -180,8 +196,12 @@ static void main_stop(void)
 	journal_free(server.journal);
 	server.journal = NULL;
 	/* The link first: what it still waits for is answered NULL. */
+	if (server.cluster)
+		cluster_stop(server.cluster);
 	redis_link_free(server.redis);
 	server.redis = NULL;
+	cluster_free(server.cluster);
+	server.cluster = NULL;
 	instance_free(server.instance);
 	server.instance = NULL;
 }
@@ -221,6 +241,8 @@ static void main_signal(uv_signal_t *handle, int signum)
 	server.shutting_down = true;
 	acceptor_stop(main_loop.acceptor);
 	hub_stop(&server.hub);
+	if (server.cluster)
+		cluster_stop(server.cluster);
 	if (server.instance)
 		instance_release(server.instance);
 	main_loop.shutdown_deadline_ms =
@@ -288,7 +310,8 @@ static int main_join_site(void)
 {
 	char token[INSTANCE_TOKEN_LEN + 1];
 
-	server.redis = redis_link_new(&server.loop, &server.config.redis_url);
+	server.redis =
+		redis_link_new(&server.loop, &server.config.redis_url, NULL);
 	if (!server.redis)
 		return -1;
 	main_random_hex(token, INSTANCE_TOKEN_LEN / 2);
@@ -297,6 +320,14 @@ static int main_join_site(void)
 		(uint64_t)server.config.instance_lease * 1000, NULL);
 	explicit_bzero(token, sizeof(token));
 	if (!server.instance)
+		return -1;
+	server.cluster = cluster_new(
+		&server.loop, server.redis, &server.config.redis_url,
+		server.instance_id, &server.hub, server.journal,
+		(struct cluster_sessions){ session_deliver, session_relay,
+					   session_seated, session_close,
+					   &server });
+	if (!server.cluster)
 		return -1;
 	log_info("instance %s joins the site on redis %s:%d (lease %d s)",
 		 server.instance_id, server.config.redis_url.host,
@@ -327,7 +358,7 @@ int main(int argc, char **argv)
 	void *foreign_loops[1];
 	struct lobby_config lobby_config;
 	struct lobby_random random = { main_random_fill, NULL };
-	struct hub_sink sink = { session_deliver, &server };
+	struct hub_sink sink = { main_deliver, &server };
 	char err[256];
 	int exit_code = 1;
 

@@ -15,12 +15,13 @@
 
 #include "clock.h"
 #include "protocol.h"
+#include "cluster.h"
 #include "instance.h"
 #include "redis_link.h"
 #include "server.h"
 
 /* Large enough for every metric with all error codes. */
-#define OPS_BODY_MAX 8192
+#define OPS_BODY_MAX 16384
 
 /* /api/rooms and /api/games: how many by default, and at most. */
 #define OPS_ROOMS_DEFAULT 50
@@ -86,6 +87,17 @@ static bool ops_lease_waiting(const struct server *srv)
 	return !stats.held;
 }
 
+/* Players of this instance waiting in the site's queues (--redis). */
+static unsigned long ops_cluster_waiting(const struct server *srv)
+{
+	struct cluster_stats stats;
+
+	if (!srv->cluster)
+		return 0;
+	cluster_stats(srv->cluster, &stats);
+	return stats.waiting;
+}
+
 static void ops_render_healthz(const struct server *srv, struct ops_doc *doc)
 {
 	ops_doc_printf(
@@ -101,7 +113,8 @@ static void ops_render_healthz(const struct server *srv, struct ops_doc *doc)
 					    "ok",
 		(unsigned long long)((clock_monotonic_ms() - srv->started_ms) /
 				     1000),
-		srv->metrics.connections, srv->hub.lobby.stats.waiting,
+		srv->metrics.connections,
+		srv->hub.lobby.stats.waiting + ops_cluster_waiting(srv),
 		srv->hub.lobby.away.count, srv->hub.lobby.stats.rooms,
 		srv->listen.bound, GOMOKU_VERSION, srv->instance_id,
 		!srv->redis	    ? "" :
@@ -167,6 +180,38 @@ static void ops_render_instance_metrics(const struct server *srv,
 	ops_metric(doc, "gomoku_instance_lease_refusals_total", "counter",
 		   "Tries refused: another process held the id.",
 		   stats.refusals);
+}
+
+/* The site's routing (--redis): players here and elsewhere, messages. */
+static void ops_render_cluster_metrics(const struct server *srv,
+				       struct ops_doc *doc)
+{
+	struct cluster_stats stats;
+
+	if (!srv->cluster)
+		return;
+	cluster_stats(srv->cluster, &stats);
+	ops_metric(doc, "gomoku_cluster_waiting_players", "gauge",
+		   "Players of this instance in the site's queues.",
+		   stats.waiting);
+	ops_metric(doc, "gomoku_cluster_relayed_sessions", "gauge",
+		   "Sessions here whose room is on another instance.",
+		   stats.relayed);
+	ops_metric(doc, "gomoku_cluster_remote_players", "gauge",
+		   "Players on other instances seated in rooms here.",
+		   stats.remote);
+	ops_metric(doc, "gomoku_cluster_messages_forwarded_total", "counter",
+		   "Messages sent to other instances through Redis.",
+		   stats.forwarded);
+	ops_metric(doc, "gomoku_cluster_messages_received_total", "counter",
+		   "Messages from other instances through Redis.",
+		   stats.received);
+	ops_metric(doc, "gomoku_cluster_pairs_across_total", "counter",
+		   "Players of this instance paired with one of another.",
+		   stats.paired_remote);
+	ops_metric(doc, "gomoku_cluster_routed_here_total", "counter",
+		   "Players seated here without asking Redis (it was away).",
+		   stats.routed_fallback);
 }
 
 /* The computer opponent: games, moves and how long its searches take. */
@@ -306,6 +351,7 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 	ops_render_ai_metrics(srv, doc);
 	ops_render_redis_metrics(srv, doc);
 	ops_render_instance_metrics(srv, doc);
+	ops_render_cluster_metrics(srv, doc);
 }
 
 /* Starts a document of OPS_BODY_MAX bytes in answer; -ENOMEM. */

@@ -36,7 +36,9 @@ struct redis_link {
 	struct redis_link_stats stats;
 	void (*up)(void *data); /* redis_link_on_up()'s hook; NULL: none */
 	void *up_data;
-	bool closing; /* redis_link_free() called */
+	struct redis_link_subscription sub; /* sub.channel NULL: a command
+					     * link */
+	bool closing;			    /* redis_link_free() called */
 };
 
 /* One of these per command of redis_link_command(), until its answer. */
@@ -68,6 +70,20 @@ static void redis_link_retry(struct redis_link *link)
 				   link->backoff_ms * 2;
 }
 
+/* The link is up: said once, and its user's hook called. */
+static void redis_link_now_up(struct redis_link *link)
+{
+	link->backoff_ms = REDIS_BACKOFF_MIN_MS;
+	if (link->stats.up)
+		return;
+	if (!link->sub.channel)
+		log_info("redis: connected to %s:%d", link->url.host,
+			 link->url.port);
+	link->stats.up = true;
+	if (link->up)
+		link->up(link->up_data);
+}
+
 static void redis_link_on_pong(redisAsyncContext *ctx, void *reply_, void *data)
 {
 	struct redis_link *link = data;
@@ -82,13 +98,37 @@ static void redis_link_on_pong(redisAsyncContext *ctx, void *reply_, void *data)
 	}
 	link->stats.rtt_us = redis_now_us() - link->ping_sent_us;
 	link->ping_sent_us = 0;
-	link->backoff_ms = REDIS_BACKOFF_MIN_MS;
-	if (link->stats.up)
+	redis_link_now_up(link);
+}
+
+/*
+ * A subscriber's replies: ["subscribe", channel, count] once, then
+ * ["message", channel, payload] for each message.
+ */
+static void redis_link_on_subscribed(redisAsyncContext *ctx, void *reply_,
+				     void *data)
+{
+	struct redis_link *link = data;
+	redisReply *reply = reply_;
+	const char *kind;
+
+	if (!reply || link->ctx != ctx)
 		return;
-	log_info("redis: connected to %s:%d", link->url.host, link->url.port);
-	link->stats.up = true;
-	if (link->up)
-		link->up(link->up_data);
+	if (reply->type == REDIS_REPLY_ERROR) {
+		log_warn("redis: SUBSCRIBE: %s", reply->str);
+		redisAsyncDisconnect(ctx);
+		return;
+	}
+	if (reply->type != REDIS_REPLY_ARRAY || reply->elements < 3 ||
+	    reply->element[0]->type != REDIS_REPLY_STRING)
+		return;
+	kind = reply->element[0]->str;
+	if (!strcmp(kind, "subscribe"))
+		redis_link_now_up(link);
+	else if (!strcmp(kind, "message") &&
+		 reply->element[2]->type == REDIS_REPLY_STRING)
+		link->sub.message(link->sub.data, reply->element[2]->str,
+				  reply->element[2]->len);
 }
 
 static void redis_link_ping(uv_timer_t *timer)
@@ -143,6 +183,14 @@ static void redis_link_on_connect(const redisAsyncContext *ctx, int status)
 	else if (link->url.password[0])
 		redisAsyncCommand(link->ctx, redis_link_on_setup, link,
 				  "AUTH %s", link->url.password);
+	if (link->sub.channel) {
+		/* Channels know no database: no SELECT, and no PINGs. */
+		uv_timer_stop(&link->timer);
+		redisEnableKeepAlive(&link->ctx->c);
+		redisAsyncCommand(link->ctx, redis_link_on_subscribed, link,
+				  "SUBSCRIBE %s", link->sub.channel);
+		return;
+	}
 	if (link->url.db)
 		redisAsyncCommand(link->ctx, redis_link_on_setup, link,
 				  "SELECT %d", link->url.db);
@@ -215,12 +263,21 @@ static void redis_link_connect(struct redis_link *link)
 		       REDIS_CONNECT_TIMEOUT_MS, 0);
 }
 
-struct redis_link *redis_link_new(uv_loop_t *loop, const struct redis_url *url)
+struct redis_link *redis_link_new(uv_loop_t *loop, const struct redis_url *url,
+				  const struct redis_link_subscription *sub)
 {
 	struct redis_link *link = calloc(1, sizeof(*link));
 
 	if (!link)
 		return NULL;
+	if (sub) {
+		link->sub = *sub;
+		link->sub.channel = strdup(sub->channel);
+		if (!link->sub.channel) {
+			free(link);
+			return NULL;
+		}
+	}
 	link->loop = loop;
 	link->url = *url;
 	link->backoff_ms = REDIS_BACKOFF_MIN_MS;
@@ -232,7 +289,10 @@ struct redis_link *redis_link_new(uv_loop_t *loop, const struct redis_url *url)
 
 static void redis_link_closed(uv_handle_t *handle)
 {
-	free(handle->data);
+	struct redis_link *link = handle->data;
+
+	free((char *)link->sub.channel);
+	free(link);
 }
 
 void redis_link_free(struct redis_link *link)
@@ -258,7 +318,8 @@ static void redis_link_on_reply(redisAsyncContext *ctx, void *reply, void *data)
 	struct redis_link_call *call = data;
 
 	(void)ctx;
-	call->reply(call->data, reply);
+	if (call->reply)
+		call->reply(call->data, reply);
 	free(call);
 }
 
@@ -280,6 +341,27 @@ int redis_link_command(struct redis_link *link, redis_link_reply_fn reply,
 	rc = redisvAsyncCommand(link->ctx, redis_link_on_reply, call, fmt, ap);
 	va_end(ap);
 	if (rc != REDIS_OK) {
+		free(call);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int redis_link_command_argv(struct redis_link *link, redis_link_reply_fn reply,
+			    void *data, int argc, const char **argv,
+			    const size_t *argvlen)
+{
+	struct redis_link_call *call;
+
+	if (!link->ctx || !link->stats.up)
+		return -ENOTCONN;
+	call = malloc(sizeof(*call));
+	if (!call)
+		return -ENOMEM;
+	call->reply = reply;
+	call->data = data;
+	if (redisAsyncCommandArgv(link->ctx, redis_link_on_reply, call, argc,
+				  argv, argvlen) != REDIS_OK) {
 		free(call);
 		return -ENOMEM;
 	}

@@ -29,8 +29,25 @@ struct redis_link_stats {
 	uint64_t drops;	   /* connections lost */
 };
 
-/* Starts connecting to url on loop; NULL on out of memory. */
-struct redis_link *redis_link_new(uv_loop_t *loop, const struct redis_url *url);
+/*
+ * A subscriber link: instead of PINGs and commands it SUBSCRIBEs to
+ * channel (again after each reconnection) and hands every message to
+ * message(data, payload, len) (valid during the call only). A RESP2
+ * connection that subscribes can do nothing else, hence two links. Its
+ * liveness is TCP's keep-alive and the command link's PINGs.
+ */
+struct redis_link_subscription {
+	const char *channel; /* copied */
+	void (*message)(void *data, const char *payload, size_t len);
+	void *data;
+};
+
+/*
+ * Starts connecting to url on loop: a command link, or with sub a
+ * subscriber link. NULL on out of memory.
+ */
+struct redis_link *redis_link_new(uv_loop_t *loop, const struct redis_url *url,
+				  const struct redis_link_subscription *sub);
 
 /* Closes the connection and its handles; the loop frees the rest. */
 void redis_link_free(struct redis_link *link);
@@ -46,7 +63,7 @@ typedef void (*redis_link_reply_fn)(void *data, const redisReply *reply);
 
 /*
  * Sends a command (hiredis' format: "SET %s %s") while the link is up;
- * reply(data, ...) is called once, always. 0, or -ENOTCONN while down
+ * reply(data, ...) is called once, always (unless NULL). 0, or -ENOTCONN while down
  * (reply is not called then), -ENOMEM.
  */
 int redis_link_command(struct redis_link *link, redis_link_reply_fn reply,
@@ -54,8 +71,18 @@ int redis_link_command(struct redis_link *link, redis_link_reply_fn reply,
 	__attribute__((format(printf, 4, 5)));
 
 /*
+ * The same with the command's words given whole (binary-safe: a payload
+ * may hold anything): argc words, argv[i] of argvlen[i] bytes. reply may
+ * be NULL: the answer is not wanted.
+ */
+int redis_link_command_argv(struct redis_link *link, redis_link_reply_fn reply,
+			    void *data, int argc, const char **argv,
+			    const size_t *argvlen);
+
+/*
  * up(data) each time the link comes up: connected, logged in, and its
- * first PING answered. One hook; a second call replaces it.
+ * first PING answered (a subscriber: its subscription confirmed). One
+ * hook; a second call replaces it.
  */
 void redis_link_on_up(struct redis_link *link, void (*up)(void *data),
 		      void *data);

@@ -30,6 +30,7 @@
 #define SERVER_VHOST_NAME "gomoku" /* the one vhost */
 
 struct admission;
+struct cluster;
 struct per_vhost_data__gomoku;
 
 /* One of these per process. */
@@ -48,6 +49,8 @@ struct server {
 				       * --redis */
 	struct instance *instance;    /* this instance's lease there; NULL
 				       * without --redis */
+	struct cluster *cluster;      /* the site's routing; NULL without
+				       * --redis, and once freed at stop */
 	char instance_id[INSTANCE_ID_MAX + 1];	 /* --instance-id, or a
 						* random one */
 	struct per_vhost_data__gomoku *sessions; /* session.c's, from lws'

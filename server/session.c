@@ -16,6 +16,8 @@
 
 #include "admission.h"
 #include "clock.h"
+#include "cluster.h"
+#include "conn.h"
 #include "frame_check.h"
 #include "handshake.h"
 #include "log.h"
@@ -34,6 +36,8 @@
 
 /* One of these per WebSocket connection. */
 struct per_session_data__gomoku {
+	enum conn_kind kind;	     /* CONN_SESSION (lws zeroes it): first, as
+			      * conn.h says */
 	struct lws *wsi;	     /* this connection; NULL until opened */
 	struct lws_dll2 node;	     /* in the vhost's sessions */
 	struct journal_hold hold;    /* held while a message waits for the
@@ -42,22 +46,28 @@ struct per_session_data__gomoku {
 				      * taken over by a newer connection */
 	struct lobby_spectator *spectator; /* watch=ROOM: what it watches;
 					    * then player is NULL */
-	struct peer *invite_entry;	   /* invite=new: counted per address */
-	struct peer *peer_entry;	   /* X-Forwarded-For address count */
-	struct lws_dll2 unflushed;	   /* in vhd->unflushed (a spectator's:
+	struct cluster_ticket *ticket;	   /* --redis: routed by the cluster
+					* (waiting, or playing on another
+					* instance); then player is NULL */
+	bool told_waiting;	   /* the cluster said `waiting`: the lobby's,
+			    * when it pairs the session here, is not
+			    * said again */
+	struct peer *invite_entry; /* invite=new: counted per address */
+	struct peer *peer_entry;   /* X-Forwarded-For address count */
+	struct lws_dll2 unflushed; /* in vhd->unflushed (a spectator's:
 				      * vhd->unflushed_spectators) while out
 				      * holds messages for session_flush_all() */
-	struct outqueue out;		   /* messages not yet written */
-	char *rx;			   /* a message arriving in pieces */
-	size_t rx_len;			   /* bytes of it so far */
-	size_t rx_cap;			   /* bytes rx can hold */
-	unsigned int rx_pieces;		   /* pieces of it so far */
-	unsigned int rx_frames;		   /* whole frames of it so far */
-	bool rx_binary;			   /* it came in binary frames */
-	bool leaving;			   /* the client closed with 1000 */
-	bool peer_closed;		   /* the client sent a close frame */
-	bool aborted;			   /* dropped for not reading */
-	bool write_failed;		   /* the socket refused a write */
+	struct outqueue out;	   /* messages not yet written */
+	char *rx;		   /* a message arriving in pieces */
+	size_t rx_len;		   /* bytes of it so far */
+	size_t rx_cap;		   /* bytes rx can hold */
+	unsigned int rx_pieces;	   /* pieces of it so far */
+	unsigned int rx_frames;	   /* whole frames of it so far */
+	bool rx_binary;		   /* it came in binary frames */
+	bool leaving;		   /* the client closed with 1000 */
+	bool peer_closed;	   /* the client sent a close frame */
+	bool aborted;		   /* dropped for not reading */
+	bool write_failed;	   /* the socket refused a write */
 	bool unavailable_due;	   /* write `unavailable` before the queue */
 	bool compact;		   /* updates=move: boards without content */
 	double tokens;		   /* rate limit: messages it may send */
@@ -219,7 +229,72 @@ void session_deliver(void *ctx, void *conn, const struct event *ev)
 		session_close_after_flush(pss, 4001, "replaced");
 		return;
 	}
+	if (ev->type == EVENT_WAITING && pss->ticket) {
+		if (pss->told_waiting)
+			return;
+		pss->told_waiting = true;
+	}
 	session_queue(srv, pss, ev);
+}
+
+void session_relay(void *ctx, void *conn, const char *message, size_t len)
+{
+	struct per_session_data__gomoku *pss = conn;
+	struct server *srv = ctx;
+	struct outbuf *buf;
+
+	if (pss->close_code)
+		return;
+	buf = outbuf_new(len);
+	if (!buf) {
+		session_close_after_flush(pss,
+					  LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
+					  "out of memory");
+		return;
+	}
+	memcpy(outbuf_payload(buf), message, len);
+	buf->len = len;
+	if (pss->out.cost + outbuf_cost(buf) > SESSION_MAX_QUEUED) {
+		outbuf_put(buf);
+		session_abort(srv, pss);
+		return;
+	}
+	/* The owner held it until its journal saved what it tells. */
+	if (outqueue_push(&pss->out, buf, 0)) {
+		outbuf_put(buf);
+		session_close_after_flush(pss,
+					  LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
+					  "out of memory");
+		return;
+	}
+	outbuf_put(buf);
+	if (lws_dll2_is_detached(&pss->unflushed))
+		lws_dll2_add_tail(&pss->unflushed, &srv->sessions->unflushed);
+}
+
+void session_seated(void *ctx, void *conn, struct lobby_player *player)
+{
+	struct per_session_data__gomoku *pss = conn;
+
+	(void)ctx;
+	pss->ticket = NULL; /* the cluster's no more */
+	pss->player = player;
+	if (!player) {
+		log_error("cannot seat uid=" LOG_ID, LOG_ID_ARG(pss->uid));
+		session_close_after_flush(pss,
+					  LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
+					  "out of memory");
+	}
+}
+
+void session_close(void *ctx, void *conn, int code, const char *reason)
+{
+	struct per_session_data__gomoku *pss = conn;
+
+	(void)ctx;
+	log_info("closing uid=" LOG_ID " peer=%s: %s", LOG_ID_ARG(pss->uid),
+		 pss->peer, reason);
+	session_close_after_flush(pss, code, reason);
 }
 
 void session_close_broken(void)
@@ -500,6 +575,16 @@ static int session_open(struct server *srv,
 		.invite = query.invited ? query.invite : NULL,
 		.listed = query.listed,
 	};
+	/* Several instances: a pool's player goes where the site says. */
+	if (srv->cluster && !join.ai && !join.invite &&
+	    !lobby_find(&srv->hub.lobby, pss->uid)) {
+		if (cluster_route(srv->cluster, &join, query.compact, pss,
+				  &pss->ticket))
+			session_close_after_flush(
+				pss, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
+				"out of memory");
+		return 0;
+	}
 	pss->player = hub_connect(&srv->hub, &join, pss);
 	if (!pss->player) {
 		log_error("out of memory seating uid=" LOG_ID,
@@ -507,6 +592,8 @@ static int session_open(struct server *srv,
 		session_close_after_flush(pss,
 					  LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
 					  "out of memory");
+	} else if (srv->cluster) {
+		cluster_seated_here(srv->cluster, pss->uid);
 	}
 	return 0;
 }
@@ -557,8 +644,8 @@ static void session_handle_message(struct server *srv,
 
 	srv->metrics.messages_in++;
 	srv->metrics.bytes_in += len;
-	if ((!pss->player && !pss->spectator) || pss->close_code ||
-	    srv->shutting_down)
+	if ((!pss->player && !pss->spectator && !pss->ticket) ||
+	    pss->close_code || srv->shutting_down)
 		return; /* refused, replaced or closing; or the server is */
 	if (!session_rate_allows(srv, pss))
 		return;
@@ -566,6 +653,11 @@ static void session_handle_message(struct server *srv,
 		session_send_error(
 			srv, pss, ERR_BAD_JSON,
 			"binary frames are not accepted: send JSON text");
+		return;
+	}
+	if (pss->ticket) {
+		/* Waiting, or playing on another instance: it answers. */
+		cluster_message(srv->cluster, pss->ticket, text, len);
 		return;
 	}
 	code = protocol_parse(text, len,
@@ -1068,6 +1160,9 @@ static void session_closed(struct server *srv,
 	/* Shutting down, the seat stays: the game resumes after a restart. */
 	if (pss->player)
 		hub_disconnect(&srv->hub, pss->player, pss->leaving);
+	if (pss->ticket && srv->cluster)
+		cluster_leave(srv->cluster, pss->ticket, pss->leaving);
+	pss->ticket = NULL;
 	if (pss->spectator)
 		hub_unwatch(&srv->hub, pss->spectator);
 	pss->spectator = NULL;

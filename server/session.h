@@ -49,6 +49,15 @@ extern const struct lws_protocols session_protocol;
 void session_deliver(void *ctx, void *conn, const struct event *ev);
 
 /*
+ * What the cluster asks of the sessions (struct cluster_sessions; ctx:
+ * the server): queue a message another instance encoded, take the seat
+ * the cluster found here, close (the game's instance is gone).
+ */
+void session_relay(void *ctx, void *conn, const char *message, size_t len);
+void session_seated(void *ctx, void *conn, struct lobby_player *player);
+void session_close(void *ctx, void *conn, int code, const char *reason);
+
+/*
  * Closes with 1002 the sessions whose client sent an unmasked frame that
  * no message callback saw (a ping, which lws answers itself). Called once
  * per event loop turn.
