@@ -82,6 +82,18 @@ static const char cluster_unwait_script[] =
 	"return 1";
 
 /*
+ * A player who waited --ai-fill-after is the engine's, unless a newcomer
+ * popped it meanwhile: KEYS seat, queue; ARGV uid, instance, pool. 1:
+ * taken out of the queue, play the engine; 0: it is being paired.
+ */
+static const char cluster_fill_script[] =
+	"if redis.call('GET', KEYS[1]) ~= 'w ' .. ARGV[2] .. ' ' .. ARGV[3] "
+	"then return 0 end "
+	"redis.call('LREM', KEYS[2], 0, ARGV[1] .. ' ' .. ARGV[2]) "
+	"redis.call('SET', KEYS[1], 'p ' .. ARGV[2]) "
+	"return 1";
+
+/*
  * A waiting player popped for a newcomer who left before their room was
  * made waits again, first in line: KEYS its seat, the queue, the
  * newcomer's seat; ARGV its uid, its instance, the pool.
@@ -125,6 +137,8 @@ struct cluster_ticket {
 	char id_text[24];		 /* ... in decimal, its key */
 	bool pairing;		/* relayed with a partner, no room yet */
 	uint64_t pairing_until; /* then route again */
+	uint64_t waiting_since; /* waiting: told so then */
+	bool filling;		/* waiting: the fill script is in flight */
 };
 
 /* One per player of another instance seated in this lobby. */
@@ -485,6 +499,7 @@ static void cluster_on_route(void *data, const redisReply *reply)
 			return;
 		}
 		t->state = TICKET_WAITING;
+		t->waiting_since = clock_monotonic_ms();
 		cluster_tell(cl, t->conn, EVENT_WAITING);
 		if (t->stash)
 			cluster_unstash(cl, t);
@@ -618,6 +633,8 @@ void cluster_leave(struct cluster *cl, struct cluster_ticket *t, bool leaving)
 		break;
 	case TICKET_WAITING:
 		cluster_unwait(cl, t); /* at SIGTERM too: route nobody here */
+		if (t->filling)
+			return; /* cluster_on_fill() frees it */
 		break;
 	case TICKET_RELAYED:
 		/* At SIGTERM too: the owner keeps the seat for the grace. */
@@ -1043,6 +1060,49 @@ static void cluster_look(struct cluster *cl, struct strmap *asked,
 		free(look);
 }
 
+static void cluster_on_fill(void *data, const redisReply *reply)
+{
+	struct cluster_ticket *t = data;
+	struct cluster *cl = t->cl;
+	struct cluster_ticket fields;
+	struct lobby_join join;
+	void *conn = t->conn;
+	struct lobby_player *player;
+
+	t->filling = false;
+	if (cl->stopped)
+		return; /* its session or cluster_free() frees it */
+	if (!conn) {
+		cluster_ticket_free(cl, t);
+		return;
+	}
+	if (!reply || reply->type != REDIS_REPLY_INTEGER ||
+	    reply->integer != 1 || t->state != TICKET_WAITING)
+		return; /* being paired, or Redis away: it waits on */
+	fields = *t;
+	join = cluster_join_of(&fields);
+	join.ai = true;
+	join.level = cl->hub->lobby.config.ai_fill_level;
+	cluster_ticket_free(cl, t);
+	player = hub_connect(cl->hub, &join, conn);
+	cl->sessions.seated(cl->sessions.ctx, conn, player);
+}
+
+/* A player who waited --ai-fill-after: the engine's, if still waiting. */
+static void cluster_fill(struct cluster *cl, struct cluster_ticket *t)
+{
+	char seat[sizeof(CLUSTER_SEAT_PREFIX) + UID_LEN];
+	char queue[CLUSTER_KEY_MAX];
+	const char *keys[] = { seat, queue, NULL };
+	const char *args[] = { t->uid, cl->id, t->pool_text, NULL };
+
+	cluster_seat_key(seat, sizeof(seat), t->uid);
+	cluster_queue_key(queue, sizeof(queue), t->pool_text);
+	if (cluster_eval(cl, cluster_fill_script, keys, args, cluster_on_fill,
+			 t) == 0)
+		t->filling = true;
+}
+
 /* The sweep's walk: owners of relayed sessions, and pairs timed out. */
 struct cluster_walk {
 	struct cluster *cl;
@@ -1050,27 +1110,49 @@ struct cluster_walk {
 	uint64_t now;
 	struct cluster_ticket **late; /* pairs past their time */
 	size_t late_count, late_cap;
+	struct cluster_ticket **due; /* waited --ai-fill-after */
+	size_t due_count, due_cap;
 };
+
+/* Adds t to a growing array; false on out of memory (t left out). */
+static bool cluster_push(struct cluster_ticket ***array, size_t *count,
+			 size_t *cap, struct cluster_ticket *t)
+{
+	struct cluster_ticket **grown;
+
+	if (*count == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		grown = realloc(*array, *cap * sizeof(**array));
+		if (!grown)
+			return false;
+		*array = grown;
+	}
+	(*array)[(*count)++] = t;
+	return true;
+}
+
+static void cluster_walk_waiting(void *ctx, const char *key, void *value)
+{
+	struct cluster_walk *walk = ctx;
+	struct cluster_ticket *t = value;
+	uint64_t fill = walk->cl->hub->lobby.config.ai_fill_after_ms;
+
+	(void)key;
+	if (fill && !t->filling && t->conn &&
+	    t->waiting_since + fill <= walk->now)
+		cluster_push(&walk->due, &walk->due_count, &walk->due_cap, t);
+}
 
 static void cluster_walk_relay(void *ctx, const char *key, void *value)
 {
 	struct cluster_walk *walk = ctx;
 	struct cluster_ticket *t = value;
-	struct cluster_ticket **grown;
 
 	(void)key;
 	cluster_look(walk->cl, walk->asked, t->owner);
 	if (!t->pairing || walk->now < t->pairing_until || !t->conn)
 		return;
-	if (walk->late_count == walk->late_cap) {
-		walk->late_cap = walk->late_cap ? walk->late_cap * 2 : 8;
-		grown = realloc(walk->late,
-				walk->late_cap * sizeof(*walk->late));
-		if (!grown)
-			return;
-		walk->late = grown;
-	}
-	walk->late[walk->late_count++] = t;
+	cluster_push(&walk->late, &walk->late_count, &walk->late_cap, t);
 }
 
 static void cluster_walk_remote(void *ctx, const char *key, void *value)
@@ -1095,7 +1177,11 @@ static void cluster_on_sweep(uv_timer_t *timer)
 	strmap_init(&asked);
 	strmap_each(&cl->relays, cluster_walk_relay, &walk);
 	strmap_each(&cl->remotes, cluster_walk_remote, &walk);
+	strmap_each(&cl->waiting, cluster_walk_waiting, &walk);
 	strmap_release(&asked);
+	for (size_t i = 0; i < walk.due_count; i++)
+		cluster_fill(cl, walk.due[i]);
+	free(walk.due);
 	for (size_t i = 0; i < walk.late_count; i++) {
 		struct cluster_ticket *t = walk.late[i];
 

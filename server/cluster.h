@@ -39,9 +39,13 @@
  * an owner whose relay's lease lapsed counts those players as dropped
  * (the reconnect grace).
  *
- * Not yet across instances: watching another instance's room, invites,
- * the engine filling in for a waiting player (those stay on the
- * instance), and taking over the rooms of an instance that died.
+ * A player who waited --ai-fill-after in the site's queue is taken out
+ * of it by another script (unless a newcomer popped it meanwhile) and
+ * plays the engine on the instance that holds its socket.
+ *
+ * Not yet across instances: watching another instance's room, invites
+ * (both stay on the instance reached), and taking over the rooms of an
+ * instance that died.
  *
  * On the event loop's thread only.
  */

@@ -180,3 +180,33 @@ describe('several instances on one Redis', () => {
 		assert.equal(Number(redis.cli(['LLEN', `gomoku:queue:${SIZE}:freestyle:none`]).trim()), 0);
 	});
 });
+
+describe('the engine filling in for a player waiting in the site\'s queue (--ai-fill-after)', () => {
+	const redis = new Redis();
+	let servers = [];
+
+	before(async () => {
+		await redis.start();
+		for (const id of ['fill-one', 'fill-two'])
+			servers.push(await startServer({ args: ['--redis', redis.url, '--instance-id', id,
+				'--ai-fill-after', '1', '--ai-fill-level', 'beginner'] }));
+	});
+
+	after(async () => {
+		await closeAllClients();
+		await stopAll(servers);
+		await redis.close();
+	});
+
+	it('seats a player who waited alone against the engine, and takes it out of the queue', T, async () => {
+		const alone = await join(servers[1], {}, 'alone');
+		await alone.next('waiting');
+		const role = await alone.next('role', scaled(10_000));
+		assert.equal(role.opponent && role.opponent.ai, true, 'expected the engine as the opponent');
+		assert.equal(Number(redis.cli(['LLEN', `gomoku:queue:${SIZE}:freestyle:none`]).trim()), 0);
+		// The next player waits: nobody is left to pair it with.
+		const next = await join(servers[0], {}, 'next');
+		await next.next('waiting');
+		await closeAllClients();
+	});
+});
