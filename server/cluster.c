@@ -74,6 +74,13 @@ static const char cluster_route_script[] =
 	"redis.call('SET', KEYS[1], 'w ' .. me .. ' ' .. pool) "
 	"return {'wait'}";
 
+/* The live owner of a room: KEYS its record; nil when none lives. */
+static const char cluster_room_script[] =
+	"local owner = redis.call('GET', KEYS[1]) "
+	"if owner and redis.call('EXISTS', '" INSTANCE_KEY_PREFIX "' .. owner) "
+	"== 1 then return owner end "
+	"return false";
+
 /* A waiting player leaves: KEYS seat, queue; ARGV uid, instance, pool. */
 static const char cluster_unwait_script[] =
 	"if redis.call('GET', KEYS[1]) == 'w ' .. ARGV[2] .. ' ' .. ARGV[3] "
@@ -139,6 +146,8 @@ struct cluster_ticket {
 	uint64_t pairing_until; /* then route again */
 	uint64_t waiting_since; /* waiting: told so then */
 	bool filling;		/* waiting: the fill script is in flight */
+	bool watch;		/* a spectator of room, not a player */
+	char room[UID_LEN + 1];
 };
 
 /* One per player of another instance seated in this lobby. */
@@ -148,6 +157,7 @@ struct cluster_remote {
 	char instance[INSTANCE_ID_MAX + 1]; /* the relay */
 	uint64_t id;			    /* the relay's number */
 	struct lobby_player *player;	    /* its seat (NULL while joining) */
+	struct lobby_spectator *spectator;  /* a spectator's; then no player */
 	bool gone;			    /* replaced, or its relay said D */
 	bool compact;
 	bool replaced;	       /* send X after the queue, then free */
@@ -596,6 +606,103 @@ int cluster_route(struct cluster *cl, const struct lobby_join *join,
 	return 0;
 }
 
+/* A spectator the cluster cannot place: told why, and closed with 1008. */
+static void cluster_refuse_watch(struct cluster *cl, struct cluster_ticket *t)
+{
+	struct event ev = { .type = EVENT_ERROR,
+			    .code = ERR_NO_SUCH_ROOM,
+			    .text = "no open room has that id" };
+
+	t->state = TICKET_DONE;
+	cl->sessions.deliver(cl->sessions.ctx, t->conn, &ev);
+	cl->sessions.close(cl->sessions.ctx, t->conn, 1008,
+			   error_code_name(ERR_NO_SUCH_ROOM));
+}
+
+static void cluster_on_room(void *data, const redisReply *reply)
+{
+	struct cluster_ticket *t = data;
+	struct cluster *cl = t->cl;
+	char payload[UID_LEN + 48];
+	int len;
+
+	t->asking = false;
+	if (cl->stopped)
+		return; /* its session or cluster_free() frees it */
+	if (!t->conn) {
+		cluster_ticket_free(cl, t);
+		return;
+	}
+	if (!reply || reply->type != REDIS_REPLY_STRING ||
+	    reply->len > INSTANCE_ID_MAX || !strcmp(reply->str, cl->id)) {
+		cluster_refuse_watch(cl, t);
+		return;
+	}
+	t->state = TICKET_RELAYED;
+	snprintf(t->owner, sizeof(t->owner), "%s", reply->str);
+	t->id = ++cl->next_id;
+	snprintf(t->id_text, sizeof(t->id_text), "%" PRIu64, t->id);
+	if (strmap_put(&cl->relays, t->id_text, t)) {
+		t->state = TICKET_DONE;
+		cl->sessions.close(cl->sessions.ctx, t->conn, 1011,
+				   "out of memory");
+		return;
+	}
+	len = snprintf(payload, sizeof(payload),
+		       "{\"room\":\"%s\",\"compact\":%s}", t->room,
+		       t->compact ? "true" : "false");
+	cluster_send(cl, t->owner, 'S', t->id, payload, (size_t)len);
+}
+
+int cluster_watch(struct cluster *cl, const char *room, bool compact,
+		  void *conn, struct cluster_ticket **ticket)
+{
+	struct cluster_ticket *t = calloc(1, sizeof(*t));
+	char key[sizeof(CLUSTER_ROOM_PREFIX) + UID_LEN];
+	const char *keys[] = { key, NULL };
+	const char *args[] = { NULL };
+
+	*ticket = t;
+	if (!t)
+		return -ENOMEM;
+	t->cl = cl;
+	list_append(&cl->tickets, &t->node);
+	t->conn = conn;
+	t->watch = true;
+	t->compact = compact;
+	snprintf(t->room, sizeof(t->room), "%s", room);
+	snprintf(key, sizeof(key), "%s%s", CLUSTER_ROOM_PREFIX, room);
+	if (cluster_eval(cl, cluster_room_script, keys, args, cluster_on_room,
+			 t) == 0)
+		t->asking = true;
+	else
+		cluster_refuse_watch(cl, t); /* Redis away */
+	return 0;
+}
+
+void cluster_room_record(void *ctx, enum lobby_record type,
+			 const struct lobby_room *room)
+{
+	struct cluster *cl = ctx;
+	char key[sizeof(CLUSTER_ROOM_PREFIX) + UID_LEN];
+	const char *argv[3] = { NULL, key, cl->id };
+	size_t argvlen[3];
+
+	if (type == RECORD_ROOM_OPENED)
+		argv[0] = "SET";
+	else if (type == RECORD_ROOM_CLOSED)
+		argv[0] = "DEL";
+	else
+		return;
+	snprintf(key, sizeof(key), "%s%s", CLUSTER_ROOM_PREFIX, room->id);
+	argvlen[0] = strlen(argv[0]);
+	argvlen[1] = strlen(key);
+	argvlen[2] = strlen(cl->id);
+	redis_link_command_argv(cl->link, NULL, NULL,
+				type == RECORD_ROOM_OPENED ? 3 : 2, argv,
+				argvlen);
+}
+
 void cluster_message(struct cluster *cl, struct cluster_ticket *t,
 		     const char *text, size_t len)
 {
@@ -611,7 +718,9 @@ void cluster_message(struct cluster *cl, struct cluster_ticket *t,
 	if (t->state == TICKET_DONE)
 		return;
 	/* Not in a game yet: answered here, as the lobby would. */
-	code = protocol_parse(text, len, t->pool.size, &req, &why);
+	code = protocol_parse(text, len,
+			      t->watch ? BOARD_DEFAULT_SIZE : t->pool.size,
+			      &req, &why);
 	if (code == ERR_NONE && req.type == REQUEST_PING) {
 		cluster_tell(cl, t->conn, EVENT_PONG);
 		return;
@@ -864,9 +973,11 @@ static void cluster_on_request(struct cluster *cl, const char *key,
 	const char *why;
 	enum error_code code;
 
-	if (!r || r->gone || !r->player)
+	if (!r || r->gone || (!r->player && !r->spectator))
 		return;
-	code = protocol_parse(payload, len, lobby_player_board_size(r->player),
+	code = protocol_parse(payload, len,
+			      r->player ? lobby_player_board_size(r->player) :
+					  BOARD_DEFAULT_SIZE,
 			      &req, &why);
 	if (code != ERR_NONE) {
 		struct event ev = { .type = EVENT_ERROR,
@@ -876,7 +987,10 @@ static void cluster_on_request(struct cluster *cl, const char *key,
 		cluster_queue(cl, r, &ev);
 		return;
 	}
-	hub_request(cl->hub, r->player, &req);
+	if (r->spectator)
+		hub_spectator_request(cl->hub, r->spectator, &req);
+	else
+		hub_request(cl->hub, r->player, &req);
 }
 
 /* D: a remote player's connection closed. */
@@ -892,6 +1006,9 @@ static void cluster_on_gone(struct cluster *cl, const char *key, bool leaving)
 	r->gone = true;
 	if (player)
 		hub_disconnect(cl->hub, player, leaving);
+	if (r->spectator)
+		hub_unwatch(cl->hub, r->spectator);
+	r->spectator = NULL;
 	cluster_remote_free(cl, r);
 }
 
@@ -914,6 +1031,24 @@ static void cluster_on_relayed(struct cluster *cl, char kind, const char *from,
 		t->state = TICKET_DONE;
 		cluster_tell(cl, t->conn, EVENT_REPLACED);
 		return;
+	case 'V': {
+		/* A spectator refused by the room's owner. */
+		struct event ev = { .type = EVENT_ERROR,
+				    .code = ERR_NO_SUCH_ROOM,
+				    .text = "no open room has that id" };
+		long code = strtol(payload, NULL, 10);
+
+		if (code == ERR_TOO_MANY_SPECTATORS) {
+			ev.code = ERR_TOO_MANY_SPECTATORS;
+			ev.text = "the room has as many spectators as it takes";
+		}
+		strmap_del(&cl->relays, t->id_text);
+		t->state = TICKET_DONE;
+		cl->sessions.deliver(cl->sessions.ctx, t->conn, &ev);
+		cl->sessions.close(cl->sessions.ctx, t->conn, 1008,
+				   error_code_name(ev.code));
+		return;
+	}
 	case 'N':
 	case 'G':
 		/* A stale seat, or a partner gone: look again. */
@@ -921,6 +1056,36 @@ static void cluster_on_relayed(struct cluster *cl, char kind, const char *from,
 		cluster_ask_route(cl, t);
 		return;
 	}
+}
+
+/* S: a spectator of instance from watches a room here. */
+static void cluster_on_watch(struct cluster *cl, const char *from, uint64_t id,
+			     const char *payload, size_t len)
+{
+	cJSON *json = cJSON_ParseWithLength(payload, len);
+	const cJSON *room = cJSON_GetObjectItemCaseSensitive(json, "room");
+	char room_id[UID_LEN + 1], code_text[16];
+	enum error_code code = ERR_NO_SUCH_ROOM;
+	struct cluster_remote *r;
+
+	if (!cJSON_IsString(room) ||
+	    !identity_check_uid(room->valuestring, room_id)) {
+		cJSON_Delete(json);
+		log_warn("cluster: a bad watch from instance %s", from);
+		return;
+	}
+	r = cluster_remote_new(cl, from, id,
+			       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+				       json, "compact")));
+	cJSON_Delete(json);
+	if (r)
+		r->spectator = hub_watch(cl->hub, room_id, r, &code);
+	if (r && r->spectator)
+		return;
+	if (r)
+		cluster_remote_free(cl, r);
+	snprintf(code_text, sizeof(code_text), "%d", (int)code);
+	cluster_send(cl, from, 'V', id, code_text, strlen(code_text));
 }
 
 /* A message on our channel: "KIND FROM ID\n" and its payload. */
@@ -950,6 +1115,9 @@ static void cluster_on_message(void *data, const char *message, size_t len)
 		return;
 	case 'R':
 		cluster_on_request(cl, key, payload, payload_len);
+		return;
+	case 'S':
+		cluster_on_watch(cl, from, id, payload, payload_len);
 		return;
 	case 'D':
 		cluster_on_gone(cl, key, payload_len && payload[0] == '1');

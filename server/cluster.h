@@ -30,6 +30,9 @@
  *   G  owner -> relay: the partner is gone: route again
  *   W  (the route script) -> the instance of a waiting player whose uid
  *      connected again elsewhere: close the waiting one with 4001
+ *   S  relay -> owner: a spectator watches a room (JSON: room, compact);
+ *      then R and D as a player's, E back
+ *   V  owner -> relay: the spectator is refused (the error's code)
  *
  * An owner holds the messages to another instance's player, like a
  * session's, until the journal has saved what they tell
@@ -43,9 +46,8 @@
  * of it by another script (unless a newcomer popped it meanwhile) and
  * plays the engine on the instance that holds its socket.
  *
- * Not yet across instances: watching another instance's room, invites
- * (both stay on the instance reached), and taking over the rooms of an
- * instance that died.
+ * Not yet across instances: invites (they stay on the instance reached),
+ * and taking over the rooms of an instance that died.
  *
  * On the event loop's thread only.
  */
@@ -67,6 +69,7 @@
 #define CLUSTER_SEAT_PREFIX "gomoku:seat:"
 #define CLUSTER_QUEUE_PREFIX "gomoku:queue:"
 #define CLUSTER_CHANNEL_PREFIX "gomoku:inst:"
+#define CLUSTER_ROOM_PREFIX "gomoku:room:"
 
 struct cluster;
 struct cluster_ticket;
@@ -137,6 +140,20 @@ void cluster_message(struct cluster *cl, struct cluster_ticket *ticket,
 /* The ticket's session closed (leaving: with 1000); the ticket goes. */
 void cluster_leave(struct cluster *cl, struct cluster_ticket *ticket,
 		   bool leaving);
+
+/*
+ * A spectator of room (no such room here): the cluster finds its owner
+ * (gomoku:room:ID, written when a room opens, gone when it closes) and
+ * relays it there; with no live owner, or none that has the room, the
+ * session is told the error and closed with 1008. *ticket as
+ * cluster_route()'s. 0, or -ENOMEM.
+ */
+int cluster_watch(struct cluster *cl, const char *room, bool compact,
+		  void *conn, struct cluster_ticket **ticket);
+
+/* The hub's observer: rooms opened here are recorded, closed ones go. */
+void cluster_room_record(void *cl, enum lobby_record type,
+			 const struct lobby_room *room);
 
 /* A seat of uid here (the engine, an invite, a resumed one): recorded. */
 void cluster_seated_here(struct cluster *cl, const char *uid);

@@ -25,6 +25,8 @@ static void hub_on_record(void *ctx, enum lobby_record type,
 	struct hub *hub = ctx;
 
 	journal_record(hub->journal, type, room, hub->step_ms);
+	if (hub->observer.record)
+		hub->observer.record(hub->observer.ctx, type, room);
 	if (type == RECORD_ROOM_CLOSED && room->ai_role != ROLE_NONE &&
 	    hub->engine.room_closed)
 		hub->engine.room_closed(hub->engine.ctx, room);
@@ -109,6 +111,11 @@ int hub_init(struct hub *hub, uv_loop_t *loop,
 void hub_set_engine(struct hub *hub, struct hub_engine engine)
 {
 	hub->engine = engine;
+}
+
+void hub_set_observer(struct hub *hub, struct hub_observer observer)
+{
+	hub->observer = observer;
 }
 
 void hub_stop(struct hub *hub)

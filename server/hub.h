@@ -53,6 +53,16 @@ struct hub_engine {
 	void *ctx;
 };
 
+/*
+ * Who else hears of the lobby's facts (the cluster: which instance holds
+ * which room): record(ctx, type, room), after the journal. Optional.
+ */
+struct hub_observer {
+	void (*record)(void *ctx, enum lobby_record type,
+		       const struct lobby_room *room);
+	void *ctx;
+};
+
 /* A message encoded during one step, for both players of a room. */
 struct hub_encoded {
 	enum event_type type; /* board, winner, emote, a seat away or back */
@@ -68,16 +78,17 @@ struct hub_encoded {
 
 /* One of these per server. */
 struct hub {
-	struct lobby lobby;	  /* players and rooms; read it freely (the
+	struct lobby lobby;	      /* players and rooms; read it freely (the
 				   * counters), change it through the hub */
-	struct journal *journal;  /* where facts go; not owned */
-	struct hub_sink sink;	  /* the sessions */
-	struct hub_engine engine; /* the computer opponent; may be unset */
-	uint64_t (*now_ms)(void); /* the lobby's clock */
-	uint64_t step_ms;	  /* now_ms() at the start of this step */
-	uv_timer_t tick_timer;	  /* the lobby's next deadline */
-	uint64_t tick_at;	  /* when it is armed for; UINT64_MAX: not */
-	bool stopped;		  /* hub_stop(): nothing changes any more */
+	struct journal *journal;      /* where facts go; not owned */
+	struct hub_sink sink;	      /* the sessions */
+	struct hub_engine engine;     /* the computer opponent; may be unset */
+	struct hub_observer observer; /* may be unset */
+	uint64_t (*now_ms)(void);     /* the lobby's clock */
+	uint64_t step_ms;	      /* now_ms() at the start of this step */
+	uv_timer_t tick_timer;	      /* the lobby's next deadline */
+	uint64_t tick_at; /* when it is armed for; UINT64_MAX: not */
+	bool stopped;	  /* hub_stop(): nothing changes any more */
 	struct hub_encoded encoded[HUB_ENCODE_CACHE]; /* this step's */
 	unsigned int encoded_count;
 };
@@ -95,6 +106,9 @@ int hub_init(struct hub *hub, uv_loop_t *loop,
 /* The computer opponent's hooks, once it exists. */
 void hub_set_engine(struct hub *hub, struct hub_engine engine);
 
+/* Who else hears of the lobby's facts, once it exists. */
+void hub_set_observer(struct hub *hub, struct hub_observer observer);
+
 /*
  * Shutting down: from now on nothing changes and nobody is told anything
  * (sessions close without leaving their seats: the games resume after a
@@ -110,8 +124,8 @@ void hub_release(struct hub *hub);
  * checked, its pool valid): lobby_join(). The seat, or NULL (out of
  * memory, or stopped).
  */
-struct lobby_player *hub_connect(struct hub *hub,
-				 const struct lobby_join *join, void *conn);
+struct lobby_player *hub_connect(struct hub *hub, const struct lobby_join *join,
+				 void *conn);
 
 /*
  * A connection conn watches room_id: lobby_watch(). The spectator, or

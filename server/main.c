@@ -556,6 +556,10 @@ int main(int argc, char **argv)
 	hub_set_engine(&server.hub,
 		       (struct hub_engine){ ai_think, ai_room_closed,
 					    main_loop.ai });
+	if (server.cluster)
+		hub_set_observer(&server.hub,
+				 (struct hub_observer){ cluster_room_record,
+							server.cluster });
 
 	/* Until main_stop() and lws have closed every handle. */
 	uv_run(&server.loop, UV_RUN_DEFAULT);

@@ -49,6 +49,7 @@ struct per_session_data__gomoku {
 	struct cluster_ticket *ticket;	   /* --redis: routed by the cluster
 					* (waiting, or playing on another
 					* instance); then player is NULL */
+	bool watching;		   /* watch=ROOM: here or on another instance */
 	bool told_waiting;	   /* the cluster said `waiting`: the lobby's,
 			    * when it pairs the session here, is not
 			    * said again */
@@ -269,7 +270,10 @@ void session_relay(void *ctx, void *conn, const char *message, size_t len)
 	}
 	outbuf_put(buf);
 	if (lws_dll2_is_detached(&pss->unflushed))
-		lws_dll2_add_tail(&pss->unflushed, &srv->sessions->unflushed);
+		lws_dll2_add_tail(&pss->unflushed,
+				  pss->watching ?
+					  &srv->sessions->unflushed_spectators :
+					  &srv->sessions->unflushed);
 }
 
 void session_seated(void *ctx, void *conn, struct lobby_player *player)
@@ -462,11 +466,23 @@ static int session_watch(struct server *srv,
 	};
 	enum error_code code = ERR_NO_SUCH_ROOM;
 
+	pss->watching = true;
 	session_queue(srv, pss, &welcome);
 	if (query->room[0])
 		pss->spectator = hub_watch(&srv->hub, query->room, pss, &code);
 	if (pss->spectator) {
 		log_info("watch room=%s peer=%s", query->room, pss->peer);
+		return 0;
+	}
+	/* Several instances: the room may be another's. */
+	if (code == ERR_NO_SUCH_ROOM && query->room[0] && srv->cluster) {
+		log_info("watch room=%s peer=%s (another instance's?)",
+			 query->room, pss->peer);
+		if (cluster_watch(srv->cluster, query->room, query->compact,
+				  pss, &pss->ticket))
+			session_close_after_flush(
+				pss, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
+				"out of memory");
 		return 0;
 	}
 	if (code == ERR_NONE) {

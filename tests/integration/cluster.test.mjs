@@ -2,10 +2,11 @@
 // on different instances are paired through the shared queue and play
 // whole games (every message type a game has), the owner of the room
 // being the waiting player's instance; a player resumes its seat from any
-// instance; a waiting player who leaves is paired with nobody; a uid that
-// connects again elsewhere while waiting takes the place of its older
-// connection; and many players joining at once over three instances are
-// each paired exactly once.
+// instance; a spectator on a third instance watches it; a waiting player
+// who leaves is paired with nobody; a uid that connects again elsewhere
+// while waiting takes the place of its older connection; many players
+// joining at once over three instances are each paired exactly once; and
+// a player waiting alone is given the engine after --ai-fill-after.
 
 import { describe, it, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
@@ -157,6 +158,40 @@ describe('several instances on one Redis', () => {
 		const role = await third.next('role', DEFAULT_TIMEOUT_MS, { skip: ['waiting'] });
 		const theirs = await again.next('role');
 		assert.equal(role.room, theirs.room);
+	});
+
+	it('lets a spectator on a third instance watch a game across two, to its end', T, async () => {
+		const pair = await pairAcross(servers[0], servers[1]);
+		pair.front.send({ type: 'move', x: 7, y: 7 });
+		await pair.front.next('board');
+		await pair.back.next('board');
+		const spectator = await connectPlayer(servers[2], { watch: pair.room }, { label: 'spectator' });
+		const welcome = await spectator.next('welcome');
+		assert.equal('uid' in welcome, false);
+		assert.equal((await spectator.next('spectate')).room, pair.room);
+		assert.equal((await spectator.next('board')).moves, 1);
+		assert.deepEqual(await pair.front.next('spectators'), { type: 'spectators', count: 1 });
+		assert.deepEqual(await pair.back.next('spectators'), { type: 'spectators', count: 1 });
+		pair.back.send({ type: 'move', x: 8, y: 8 });
+		assert.equal((await spectator.next('board')).moves, 2);
+		pair.front.send({ type: 'resign' });
+		const over = await spectator.next('winner', DEFAULT_TIMEOUT_MS, { skip: ['board'] });
+		assert.equal(over.winner, 'back');
+		for (const { text } of spectator.received)
+			for (const uid of [pair.front.uid, pair.back.uid])
+				assert.ok(!text.includes(uid), `expected the spectator never to see a uid, got ${text}`);
+		// A spectator leaving is counted out by the owner.
+		spectator.close(1000);
+		await spectator.closed;
+		assert.deepEqual(await pair.back.next('spectators', DEFAULT_TIMEOUT_MS, { skip: ['board', 'winner'] }),
+			{ type: 'spectators', count: 0 });
+	});
+
+	it('refuses a spectator of a room no instance holds with no_such_room and 1008', T, async () => {
+		const spectator = await connectPlayer(servers[1], { watch: uuid() }, { label: 'spectator of nothing' });
+		const error = await spectator.next('error', DEFAULT_TIMEOUT_MS, { skip: ['welcome'] });
+		assert.equal(error.code, 'no_such_room');
+		assert.equal((await spectator.waitClosed()).code, 1008);
 	});
 
 	it('pairs each of many players joining at once over three instances exactly once', T, async () => {
