@@ -148,6 +148,8 @@ struct cluster_ticket {
 	bool filling;		/* waiting: the fill script is in flight */
 	bool watch;		/* a spectator of room, not a player */
 	char room[UID_LEN + 1];
+	char invite[INVITE_LEN + 1]; /* a player with another instance's
+				      * invite code; "" for none */
 };
 
 /* One per player of another instance seated in this lobby. */
@@ -384,6 +386,8 @@ static void cluster_relay_to(struct cluster *cl, struct cluster_ticket *t,
 	cJSON_AddStringToObject(join, "rule", rule_name(t->pool.rule));
 	cJSON_AddStringToObject(join, "tc", tc);
 	cJSON_AddBoolToObject(join, "compact", t->compact);
+	if (t->invite[0])
+		cJSON_AddStringToObject(join, "invite", t->invite);
 	if (partner)
 		cJSON_AddStringToObject(join, "partner", partner);
 	text = cJSON_PrintUnformatted(join);
@@ -606,17 +610,65 @@ int cluster_route(struct cluster *cl, const struct lobby_join *join,
 	return 0;
 }
 
-/* A spectator the cluster cannot place: told why, and closed with 1008. */
-static void cluster_refuse_watch(struct cluster *cl, struct cluster_ticket *t)
+/*
+ * A spectator or an invite's guest the site cannot place: told why (the
+ * texts a single instance gives), and closed with 1008.
+ */
+static void cluster_refuse(struct cluster *cl, struct cluster_ticket *t,
+			   enum error_code code)
 {
-	struct event ev = { .type = EVENT_ERROR,
-			    .code = ERR_NO_SUCH_ROOM,
-			    .text = "no open room has that id" };
+	struct event ev = { .type = EVENT_ERROR, .code = code };
 
+	switch (code) {
+	case ERR_TOO_MANY_SPECTATORS:
+		ev.text = "the room has as many spectators as it takes";
+		break;
+	case ERR_NO_SUCH_INVITE:
+		ev.text = "no invite waits with that code: it was used, or "
+			  "its player left";
+		break;
+	default:
+		ev.code = ERR_NO_SUCH_ROOM;
+		ev.text = "no open room has that id";
+		break;
+	}
 	t->state = TICKET_DONE;
 	cl->sessions.deliver(cl->sessions.ctx, t->conn, &ev);
 	cl->sessions.close(cl->sessions.ctx, t->conn, 1008,
-			   error_code_name(ERR_NO_SUCH_ROOM));
+			   error_code_name(ev.code));
+}
+
+static void cluster_set_expiring(struct cluster *cl, const char *key,
+				 const char *value, int seconds)
+{
+	char ttl[16];
+	const char *argv[5] = { "SET", key, value, "EX", ttl };
+	size_t argvlen[5];
+
+	snprintf(ttl, sizeof(ttl), "%d", seconds);
+	for (int i = 0; i < 5; i++)
+		argvlen[i] = strlen(argv[i]);
+	redis_link_command_argv(cl->link, NULL, NULL, 5, argv, argvlen);
+}
+
+void cluster_invite_opened(struct cluster *cl, const char *code)
+{
+	char key[sizeof(CLUSTER_INVITE_PREFIX) + INVITE_LEN];
+
+	snprintf(key, sizeof(key), "%s%s", CLUSTER_INVITE_PREFIX, code);
+	cluster_set_expiring(cl, key, cl->id, CLUSTER_INVITE_TTL_S);
+}
+
+/* An invite accepted here: its record goes. */
+static void cluster_invite_used(struct cluster *cl, const char *code)
+{
+	char key[sizeof(CLUSTER_INVITE_PREFIX) + INVITE_LEN];
+	const char *argv[2] = { "DEL", key };
+	size_t argvlen[2] = { 3 };
+
+	snprintf(key, sizeof(key), "%s%s", CLUSTER_INVITE_PREFIX, code);
+	argvlen[1] = strlen(key);
+	redis_link_command_argv(cl->link, NULL, NULL, 2, argv, argvlen);
 }
 
 static void cluster_on_room(void *data, const redisReply *reply)
@@ -635,7 +687,13 @@ static void cluster_on_room(void *data, const redisReply *reply)
 	}
 	if (!reply || reply->type != REDIS_REPLY_STRING ||
 	    reply->len > INSTANCE_ID_MAX || !strcmp(reply->str, cl->id)) {
-		cluster_refuse_watch(cl, t);
+		cluster_refuse(cl, t,
+			       t->watch ? ERR_NO_SUCH_ROOM :
+					  ERR_NO_SUCH_INVITE);
+		return;
+	}
+	if (!t->watch) {
+		cluster_relay_to(cl, t, reply->str, NULL); /* an invite's */
 		return;
 	}
 	t->state = TICKET_RELAYED;
@@ -676,7 +734,36 @@ int cluster_watch(struct cluster *cl, const char *room, bool compact,
 			 t) == 0)
 		t->asking = true;
 	else
-		cluster_refuse_watch(cl, t); /* Redis away */
+		cluster_refuse(cl, t, ERR_NO_SUCH_ROOM); /* Redis away */
+	return 0;
+}
+
+int cluster_invite(struct cluster *cl, const struct lobby_join *join,
+		   bool compact, void *conn, struct cluster_ticket **ticket)
+{
+	struct cluster_ticket *t = calloc(1, sizeof(*t));
+	char key[sizeof(CLUSTER_INVITE_PREFIX) + INVITE_LEN];
+	const char *keys[] = { key, NULL };
+	const char *args[] = { NULL };
+
+	*ticket = t;
+	if (!t)
+		return -ENOMEM;
+	t->cl = cl;
+	list_append(&cl->tickets, &t->node);
+	t->conn = conn;
+	snprintf(t->uid, sizeof(t->uid), "%s", join->uid);
+	snprintf(t->name, sizeof(t->name), "%s", join->name ? join->name : "");
+	t->pool = join->pool ? *join->pool : cl->hub->lobby.default_pool->key;
+	t->compact = compact;
+	snprintf(t->invite, sizeof(t->invite), "%s", join->invite);
+	snprintf(key, sizeof(key), "%s%s", CLUSTER_INVITE_PREFIX, t->invite);
+	/* The creator's instance, when it lives: the room script's lookup. */
+	if (cluster_eval(cl, cluster_room_script, keys, args, cluster_on_room,
+			 t) == 0)
+		t->asking = true;
+	else
+		cluster_refuse(cl, t, ERR_NO_SUCH_INVITE); /* Redis away */
 	return 0;
 }
 
@@ -889,6 +976,7 @@ static bool cluster_read_join(const cJSON *json, struct cluster_ticket *t,
 	const cJSON *compact =
 		cJSON_GetObjectItemCaseSensitive(json, "compact");
 	const cJSON *with = cJSON_GetObjectItemCaseSensitive(json, "partner");
+	const cJSON *invite = cJSON_GetObjectItemCaseSensitive(json, "invite");
 
 	partner[0] = '\0';
 	if (!cJSON_IsString(uid) ||
@@ -907,6 +995,13 @@ static bool cluster_read_join(const cJSON *json, struct cluster_ticket *t,
 	if (with && (!cJSON_IsString(with) ||
 		     !identity_check_uid(with->valuestring, partner)))
 		return false;
+	if (invite) {
+		if (!cJSON_IsString(invite) ||
+		    !identity_check_invite(invite->valuestring))
+			return false;
+		snprintf(t->invite, sizeof(t->invite), "%s",
+			 invite->valuestring);
+	}
 	return true;
 }
 
@@ -949,7 +1044,8 @@ static void cluster_on_join(struct cluster *cl, const char *from, uint64_t id,
 			return;
 		}
 		cluster_seat_here(cl, waiter); /* the waiting one first */
-	} else if (!lobby_find(&cl->hub->lobby, fields.uid)) {
+	} else if (!fields.invite[0] &&
+		   !lobby_find(&cl->hub->lobby, fields.uid)) {
 		cluster_send(cl, from, 'N', id, "", 0);
 		return;
 	}
@@ -959,9 +1055,24 @@ static void cluster_on_join(struct cluster *cl, const char *from, uint64_t id,
 		return;
 	}
 	join = cluster_join_of(&fields);
+	if (fields.invite[0])
+		join.invite = fields.invite;
 	r->player = hub_connect(cl->hub, &join, r);
-	if (!r->player)
+	if (!r->player) {
 		cluster_remote_free(cl, r);
+		if (fields.invite[0]) {
+			char code[16];
+
+			snprintf(code, sizeof(code), "%d",
+				 (int)ERR_NO_SUCH_INVITE);
+			cluster_send(cl, from, 'V', id, code, strlen(code));
+		}
+		return;
+	}
+	if (fields.invite[0]) {
+		cluster_seated_here(cl, fields.uid);
+		cluster_invite_used(cl, fields.invite);
+	}
 }
 
 /* R: a client message of a remote player, read as the session would. */
@@ -1031,24 +1142,12 @@ static void cluster_on_relayed(struct cluster *cl, char kind, const char *from,
 		t->state = TICKET_DONE;
 		cluster_tell(cl, t->conn, EVENT_REPLACED);
 		return;
-	case 'V': {
-		/* A spectator refused by the room's owner. */
-		struct event ev = { .type = EVENT_ERROR,
-				    .code = ERR_NO_SUCH_ROOM,
-				    .text = "no open room has that id" };
-		long code = strtol(payload, NULL, 10);
-
-		if (code == ERR_TOO_MANY_SPECTATORS) {
-			ev.code = ERR_TOO_MANY_SPECTATORS;
-			ev.text = "the room has as many spectators as it takes";
-		}
+	case 'V':
+		/* Refused by the owner: a spectator, or an invite's guest. */
 		strmap_del(&cl->relays, t->id_text);
-		t->state = TICKET_DONE;
-		cl->sessions.deliver(cl->sessions.ctx, t->conn, &ev);
-		cl->sessions.close(cl->sessions.ctx, t->conn, 1008,
-				   error_code_name(ev.code));
+		cluster_refuse(cl, t,
+			       (enum error_code)strtol(payload, NULL, 10));
 		return;
-	}
 	case 'N':
 	case 'G':
 		/* A stale seat, or a partner gone: look again. */

@@ -32,7 +32,8 @@
  *      connected again elsewhere: close the waiting one with 4001
  *   S  relay -> owner: a spectator watches a room (JSON: room, compact);
  *      then R and D as a player's, E back
- *   V  owner -> relay: the spectator is refused (the error's code)
+ *   V  owner -> relay: a spectator, or a player with an invite, is
+ *      refused (the error's code)
  *
  * An owner holds the messages to another instance's player, like a
  * session's, until the journal has saved what they tell
@@ -46,8 +47,12 @@
  * of it by another script (unless a newcomer popped it meanwhile) and
  * plays the engine on the instance that holds its socket.
  *
- * Not yet across instances: invites (they stay on the instance reached),
- * and taking over the rooms of an instance that died.
+ * A player with an invite code of another instance goes there (J with
+ * invite) and plays the creator, as a spectator goes to the room's
+ * owner (S).
+ *
+ * Not yet across instances: taking over the rooms of an instance that
+ * died.
  *
  * On the event loop's thread only.
  */
@@ -70,6 +75,8 @@
 #define CLUSTER_QUEUE_PREFIX "gomoku:queue:"
 #define CLUSTER_CHANNEL_PREFIX "gomoku:inst:"
 #define CLUSTER_ROOM_PREFIX "gomoku:room:"
+#define CLUSTER_INVITE_PREFIX "gomoku:invite:"
+#define CLUSTER_INVITE_TTL_S 86400 /* an invite's record lives a day */
 
 struct cluster;
 struct cluster_ticket;
@@ -150,6 +157,20 @@ void cluster_leave(struct cluster *cl, struct cluster_ticket *ticket,
  */
 int cluster_watch(struct cluster *cl, const char *room, bool compact,
 		  void *conn, struct cluster_ticket **ticket);
+
+/*
+ * A player with an invite code no invite here waits on: the cluster
+ * finds the creator's instance (gomoku:invite:CODE, written when the
+ * invite is told to its creator, for a day) and relays the player there,
+ * where it plays the creator; with none, the session is told
+ * no_such_invite and closed with 1008. *ticket as cluster_route()'s. 0,
+ * or -ENOMEM.
+ */
+int cluster_invite(struct cluster *cl, const struct lobby_join *join,
+		   bool compact, void *conn, struct cluster_ticket **ticket);
+
+/* An invite's code told to its creator here: recorded for the site. */
+void cluster_invite_opened(struct cluster *cl, const char *code);
 
 /* The hub's observer: rooms opened here are recorded, closed ones go. */
 void cluster_room_record(void *cl, enum lobby_record type,

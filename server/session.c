@@ -230,6 +230,8 @@ void session_deliver(void *ctx, void *conn, const struct event *ev)
 		session_close_after_flush(pss, 4001, "replaced");
 		return;
 	}
+	if (ev->type == EVENT_INVITE && srv->cluster)
+		cluster_invite_opened(srv->cluster, ev->invite);
 	if (ev->type == EVENT_WAITING && pss->ticket) {
 		if (pss->told_waiting)
 			return;
@@ -510,11 +512,13 @@ static int session_watch(struct server *srv,
  */
 static bool session_invite_allowed(struct server *srv,
 				   struct per_session_data__gomoku *pss,
-				   const struct handshake_query *query)
+				   const struct handshake_query *query,
+				   bool *elsewhere)
 {
 	enum error_code code = ERR_NONE;
 	const char *text = NULL;
 
+	*elsewhere = false;
 	/* A uid with a seat resumes it, whatever the query. */
 	if (lobby_find(&srv->hub.lobby, pss->uid))
 		return true;
@@ -524,6 +528,9 @@ static bool session_invite_allowed(struct server *srv,
 			code = ERR_RATE_LIMITED;
 			text = "too many open invites from your address";
 		}
+	} else if (srv->cluster && query->invite[0] &&
+		   !lobby_invite_open(&srv->hub.lobby, query->invite)) {
+		*elsewhere = true; /* perhaps another instance's */
 	} else if (!lobby_invite_open(&srv->hub.lobby, query->invite)) {
 		code = ERR_NO_SUCH_INVITE;
 		text = "no invite waits with that code: it was used, or its "
@@ -546,6 +553,7 @@ static int session_open(struct server *srv,
 	struct handshake_query query;
 	struct lobby_join join;
 	struct event welcome;
+	bool invite_elsewhere = false;
 
 	pss->wsi = wsi;
 	outqueue_init(&pss->out);
@@ -567,7 +575,8 @@ static int session_open(struct server *srv,
 	if (query.watch)
 		return session_watch(srv, pss, &query);
 	memcpy(pss->uid, query.uid, sizeof(pss->uid));
-	if (query.invited && !session_invite_allowed(srv, pss, &query))
+	if (query.invited &&
+	    !session_invite_allowed(srv, pss, &query, &invite_elsewhere))
 		return 0;
 
 	welcome = (struct event){
@@ -591,7 +600,16 @@ static int session_open(struct server *srv,
 		.invite = query.invited ? query.invite : NULL,
 		.listed = query.listed,
 	};
-	/* Several instances: a pool's player goes where the site says. */
+	/* Several instances: an invite of another instance's... */
+	if (invite_elsewhere) {
+		if (cluster_invite(srv->cluster, &join, query.compact, pss,
+				   &pss->ticket))
+			session_close_after_flush(
+				pss, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
+				"out of memory");
+		return 0;
+	}
+	/* ... and a pool's player, go where the site says. */
 	if (srv->cluster && !join.ai && !join.invite &&
 	    !lobby_find(&srv->hub.lobby, pss->uid)) {
 		if (cluster_route(srv->cluster, &join, query.compact, pss,

@@ -2,7 +2,8 @@
 // on different instances are paired through the shared queue and play
 // whole games (every message type a game has), the owner of the room
 // being the waiting player's instance; a player resumes its seat from any
-// instance; a spectator on a third instance watches it; a waiting player
+// instance; a spectator on a third instance watches it; an invite's
+// guest on another instance plays its creator; a waiting player
 // who leaves is paired with nobody; a uid that connects again elsewhere
 // while waiting takes the place of its older connection; many players
 // joining at once over three instances are each paired exactly once; and
@@ -192,6 +193,28 @@ describe('several instances on one Redis', () => {
 		const error = await spectator.next('error', DEFAULT_TIMEOUT_MS, { skip: ['welcome'] });
 		assert.equal(error.code, 'no_such_room');
 		assert.equal((await spectator.waitClosed()).code, 1008);
+	});
+
+	it('seats a friend with an invite code from another instance against its creator, and refuses a code no instance holds', T, async () => {
+		const creator = await join(servers[2], { invite: 'new' }, 'creator');
+		const { code } = await creator.next('invite');
+		const guest = await join(servers[0], { invite: code }, 'guest');
+		const guestRole = await guest.next('role');
+		const creatorRole = await creator.next('role');
+		assert.equal(guestRole.room, creatorRole.room);
+		assert.notEqual(guestRole.role, creatorRole.role);
+		const front = guestRole.role === 'front' ? guest : creator;
+		const back = front === guest ? creator : guest;
+		front.send({ type: 'move', x: 2, y: 2 });
+		assert.equal((await back.next('board')).moves, 1);
+		assert.equal((await front.next('board')).moves, 1);
+		// The code is used: another guest, elsewhere, is refused.
+		const late = await join(servers[1], { invite: code }, 'late guest');
+		assert.equal((await late.next('error')).code, 'no_such_invite');
+		assert.equal((await late.waitClosed()).code, 1008);
+		const bogus = await connectPlayer(servers[1], { uid: uuid(), invite: 'AAAAAAAAAAAA' }, { label: 'bogus guest' });
+		assert.equal((await bogus.next('error', DEFAULT_TIMEOUT_MS, { skip: ['welcome'] })).code, 'no_such_invite');
+		assert.equal((await bogus.waitClosed()).code, 1008);
 	});
 
 	it('pairs each of many players joining at once over three instances exactly once', T, async () => {
