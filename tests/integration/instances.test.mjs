@@ -4,13 +4,14 @@
 // second process with the same id waits until that lease is given back
 // (SIGTERM) or lapses (kill -9); an instance cut off from Redis counts its
 // lease lapsed itself; and with --reuse-port several processes listen on
-// one port, the kernel spreading connections over them.
+// one port, the kernel spreading connections over them, and players on
+// either meet and play.
 
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { startServer, stopAll, runServerOnce, freePort, HOST } from './lib/server.mjs';
-import { connectWaiting, closeAllClients, uuid } from './lib/client.mjs';
+import { connectWaiting, connectPlayer, closeAllClients, uuid } from './lib/client.mjs';
 import { fetchMetric, pollUntil } from './lib/observe.mjs';
 import { Redis } from './lib/redis.mjs';
 import { testTimeout, scaled } from './lib/time.mjs';
@@ -207,6 +208,25 @@ describe('several processes on one port (--reuse-port)', () => {
 		}, 'every connection in one log or the other', { timeoutMs: scaled(5000), intervalMs: 25 });
 		assert.equal(counts[0] + counts[1], 20, `expected each connection logged once, got ${counts}`);
 		assert.ok(counts[0] > 0 && counts[1] > 0, `expected players on both processes, got ${counts}`);
+	});
+
+	it('pairs and plays players whichever of the two processes the kernel gives them', T, async () => {
+		// Ten pairs through the one port: some land on one process, some
+		// across the two; every pair gets one room and plays a move.
+		// (A pool of their own: the last test's players still wait.)
+		for (let i = 0; i < 10; i++) {
+			const first = await connectWaiting(servers[0], { rule: 'standard' });
+			const second = await connectPlayer(servers[0], { uid: uuid(), rule: 'standard' },
+				{ label: `second ${i}` });
+			const role = await second.next('role', scaled(5000), { skip: ['welcome', 'waiting'] });
+			const theirs = await first.next('role', scaled(5000), { skip: ['waiting'] });
+			assert.equal(role.room, theirs.room);
+			const front = role.role === 'front' ? second : first;
+			const back = front === second ? first : second;
+			front.send({ type: 'move', x: 7, y: 7 });
+			assert.equal((await back.next('board')).moves, 1);
+		}
+		await closeAllClients();
 	});
 
 	it('sends every new connection to the other process once one is stopped', T, async () => {
