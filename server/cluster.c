@@ -327,17 +327,27 @@ static struct lobby_join cluster_join_of(const struct cluster_ticket *t)
 	};
 }
 
-/* t plays here: seated in this lobby, and no longer the cluster's. */
-static void cluster_seat_here(struct cluster *cl, struct cluster_ticket *t)
+/*
+ * t plays here (with ai: the engine, at --ai-fill-level): seated in this
+ * lobby, and no longer the cluster's.
+ */
+static void cluster_seat(struct cluster *cl, struct cluster_ticket *t, bool ai)
 {
 	struct cluster_ticket fields = *t; /* join points into it */
 	struct lobby_join join = cluster_join_of(&fields);
 	void *conn = t->conn;
 	struct lobby_player *player;
 
+	join.ai = ai;
+	join.level = cl->hub->lobby.config.ai_fill_level;
 	cluster_ticket_free(cl, t);
 	player = hub_connect(cl->hub, &join, conn);
 	cl->sessions.seated(cl->sessions.ctx, conn, player);
+}
+
+static void cluster_seat_here(struct cluster *cl, struct cluster_ticket *t)
+{
+	cluster_seat(cl, t, false);
 }
 
 static void cluster_tell(struct cluster *cl, void *conn, enum event_type type)
@@ -582,26 +592,45 @@ static void cluster_ask_route(struct cluster *cl, struct cluster_ticket *t)
 	cluster_seat_here(cl, t);
 }
 
-int cluster_route(struct cluster *cl, const struct lobby_join *join,
-		  bool compact, void *conn, struct cluster_ticket **ticket)
+/*
+ * A new ticket for the session conn, held by it (*ticket, set first), of
+ * join's player (NULL: a spectator's). NULL on out of memory.
+ */
+static struct cluster_ticket *cluster_ticket_new(struct cluster *cl,
+						 const struct lobby_join *join,
+						 bool compact, void *conn,
+						 struct cluster_ticket **ticket)
 {
 	struct cluster_ticket *t = calloc(1, sizeof(*t));
-	struct cluster_ticket *old;
 	char tc[TIME_CONTROL_TEXT_MAX];
 
 	*ticket = t;
 	if (!t)
-		return -ENOMEM;
+		return NULL;
 	t->cl = cl;
 	list_append(&cl->tickets, &t->node);
 	t->conn = conn;
+	t->compact = compact;
+	if (!join)
+		return t;
 	snprintf(t->uid, sizeof(t->uid), "%s", join->uid);
 	snprintf(t->name, sizeof(t->name), "%s", join->name ? join->name : "");
 	t->pool = join->pool ? *join->pool : cl->hub->lobby.default_pool->key;
 	time_control_format(t->pool.tc, tc, sizeof(tc));
 	snprintf(t->pool_text, sizeof(t->pool_text), "%d:%s:%s", t->pool.size,
 		 rule_name(t->pool.rule), tc);
-	t->compact = compact;
+	return t;
+}
+
+int cluster_route(struct cluster *cl, const struct lobby_join *join,
+		  bool compact, void *conn, struct cluster_ticket **ticket)
+{
+	struct cluster_ticket *t =
+		cluster_ticket_new(cl, join, compact, conn, ticket);
+	struct cluster_ticket *old;
+
+	if (!t)
+		return -ENOMEM;
 	/* The same uid waiting here: this connection takes its place. */
 	old = strmap_get(&cl->waiting, t->uid);
 	if (old)
@@ -638,37 +667,38 @@ static void cluster_refuse(struct cluster *cl, struct cluster_ticket *t,
 			   error_code_name(ev.code));
 }
 
-static void cluster_set_expiring(struct cluster *cl, const char *key,
-				 const char *value, int seconds)
+/*
+ * A command whose answer nobody waits for: argc words, NUL-terminated
+ * (keys and values here hold no NUL). Lost while Redis is away.
+ */
+static void cluster_command(struct cluster *cl, int argc, const char **argv)
 {
-	char ttl[16];
-	const char *argv[5] = { "SET", key, value, "EX", ttl };
-	size_t argvlen[5];
+	size_t argvlen[8];
 
-	snprintf(ttl, sizeof(ttl), "%d", seconds);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < argc && i < 8; i++)
 		argvlen[i] = strlen(argv[i]);
-	redis_link_command_argv(cl->link, NULL, NULL, 5, argv, argvlen);
+	redis_link_command_argv(cl->link, NULL, NULL, argc, argv, argvlen);
 }
 
 void cluster_invite_opened(struct cluster *cl, const char *code)
 {
 	char key[sizeof(CLUSTER_INVITE_PREFIX) + INVITE_LEN];
+	char ttl[16];
+	const char *argv[] = { "SET", key, cl->id, "EX", ttl };
 
 	snprintf(key, sizeof(key), "%s%s", CLUSTER_INVITE_PREFIX, code);
-	cluster_set_expiring(cl, key, cl->id, CLUSTER_INVITE_TTL_S);
+	snprintf(ttl, sizeof(ttl), "%d", CLUSTER_INVITE_TTL_S);
+	cluster_command(cl, 5, argv);
 }
 
 /* An invite accepted here: its record goes. */
 static void cluster_invite_used(struct cluster *cl, const char *code)
 {
 	char key[sizeof(CLUSTER_INVITE_PREFIX) + INVITE_LEN];
-	const char *argv[2] = { "DEL", key };
-	size_t argvlen[2] = { 3 };
+	const char *argv[] = { "DEL", key };
 
 	snprintf(key, sizeof(key), "%s%s", CLUSTER_INVITE_PREFIX, code);
-	argvlen[1] = strlen(key);
-	redis_link_command_argv(cl->link, NULL, NULL, 2, argv, argvlen);
+	cluster_command(cl, 2, argv);
 }
 
 static void cluster_on_room(void *data, const redisReply *reply)
@@ -712,58 +742,51 @@ static void cluster_on_room(void *data, const redisReply *reply)
 	cluster_send(cl, t->owner, 'S', t->id, payload, (size_t)len);
 }
 
-int cluster_watch(struct cluster *cl, const char *room, bool compact,
-		  void *conn, struct cluster_ticket **ticket)
+/*
+ * Looks up the live instance of record key (a room's, an invite's) for
+ * t (cluster_on_room()); refused with code while Redis is away.
+ */
+static void cluster_ask_owner(struct cluster *cl, struct cluster_ticket *t,
+			      const char *key, enum error_code code)
 {
-	struct cluster_ticket *t = calloc(1, sizeof(*t));
-	char key[sizeof(CLUSTER_ROOM_PREFIX) + UID_LEN];
 	const char *keys[] = { key, NULL };
 	const char *args[] = { NULL };
 
-	*ticket = t;
-	if (!t)
-		return -ENOMEM;
-	t->cl = cl;
-	list_append(&cl->tickets, &t->node);
-	t->conn = conn;
-	t->watch = true;
-	t->compact = compact;
-	snprintf(t->room, sizeof(t->room), "%s", room);
-	snprintf(key, sizeof(key), "%s%s", CLUSTER_ROOM_PREFIX, room);
 	if (cluster_eval(cl, cluster_room_script, keys, args, cluster_on_room,
 			 t) == 0)
 		t->asking = true;
 	else
-		cluster_refuse(cl, t, ERR_NO_SUCH_ROOM); /* Redis away */
+		cluster_refuse(cl, t, code);
+}
+
+int cluster_watch(struct cluster *cl, const char *room, bool compact,
+		  void *conn, struct cluster_ticket **ticket)
+{
+	struct cluster_ticket *t =
+		cluster_ticket_new(cl, NULL, compact, conn, ticket);
+	char key[sizeof(CLUSTER_ROOM_PREFIX) + UID_LEN];
+
+	if (!t)
+		return -ENOMEM;
+	t->watch = true;
+	snprintf(t->room, sizeof(t->room), "%s", room);
+	snprintf(key, sizeof(key), "%s%s", CLUSTER_ROOM_PREFIX, room);
+	cluster_ask_owner(cl, t, key, ERR_NO_SUCH_ROOM);
 	return 0;
 }
 
 int cluster_invite(struct cluster *cl, const struct lobby_join *join,
 		   bool compact, void *conn, struct cluster_ticket **ticket)
 {
-	struct cluster_ticket *t = calloc(1, sizeof(*t));
+	struct cluster_ticket *t =
+		cluster_ticket_new(cl, join, compact, conn, ticket);
 	char key[sizeof(CLUSTER_INVITE_PREFIX) + INVITE_LEN];
-	const char *keys[] = { key, NULL };
-	const char *args[] = { NULL };
 
-	*ticket = t;
 	if (!t)
 		return -ENOMEM;
-	t->cl = cl;
-	list_append(&cl->tickets, &t->node);
-	t->conn = conn;
-	snprintf(t->uid, sizeof(t->uid), "%s", join->uid);
-	snprintf(t->name, sizeof(t->name), "%s", join->name ? join->name : "");
-	t->pool = join->pool ? *join->pool : cl->hub->lobby.default_pool->key;
-	t->compact = compact;
 	snprintf(t->invite, sizeof(t->invite), "%s", join->invite);
 	snprintf(key, sizeof(key), "%s%s", CLUSTER_INVITE_PREFIX, t->invite);
-	/* The creator's instance, when it lives: the room script's lookup. */
-	if (cluster_eval(cl, cluster_room_script, keys, args, cluster_on_room,
-			 t) == 0)
-		t->asking = true;
-	else
-		cluster_refuse(cl, t, ERR_NO_SUCH_INVITE); /* Redis away */
+	cluster_ask_owner(cl, t, key, ERR_NO_SUCH_INVITE);
 	return 0;
 }
 
@@ -772,22 +795,14 @@ void cluster_room_record(void *ctx, enum lobby_record type,
 {
 	struct cluster *cl = ctx;
 	char key[sizeof(CLUSTER_ROOM_PREFIX) + UID_LEN];
-	const char *argv[3] = { NULL, key, cl->id };
-	size_t argvlen[3];
+	const char *set[] = { "SET", key, cl->id };
+	const char *del[] = { "DEL", key };
 
-	if (type == RECORD_ROOM_OPENED)
-		argv[0] = "SET";
-	else if (type == RECORD_ROOM_CLOSED)
-		argv[0] = "DEL";
-	else
-		return;
 	snprintf(key, sizeof(key), "%s%s", CLUSTER_ROOM_PREFIX, room->id);
-	argvlen[0] = strlen(argv[0]);
-	argvlen[1] = strlen(key);
-	argvlen[2] = strlen(cl->id);
-	redis_link_command_argv(cl->link, NULL, NULL,
-				type == RECORD_ROOM_OPENED ? 3 : 2, argv,
-				argvlen);
+	if (type == RECORD_ROOM_OPENED)
+		cluster_command(cl, 3, set);
+	else if (type == RECORD_ROOM_CLOSED)
+		cluster_command(cl, 2, del);
 }
 
 void cluster_message(struct cluster *cl, struct cluster_ticket *t,
@@ -847,14 +862,11 @@ void cluster_seated_here(struct cluster *cl, const char *uid)
 {
 	char seat[sizeof(CLUSTER_SEAT_PREFIX) + UID_LEN];
 	char value[INSTANCE_ID_MAX + 3];
-	const char *argv[3] = { "SET", seat, value };
-	size_t argvlen[3] = { 3 };
+	const char *argv[] = { "SET", seat, value };
 
 	cluster_seat_key(seat, sizeof(seat), uid);
 	snprintf(value, sizeof(value), "p %s", cl->id);
-	argvlen[1] = strlen(seat);
-	argvlen[2] = strlen(value);
-	redis_link_command_argv(cl->link, NULL, NULL, 3, argv, argvlen);
+	cluster_command(cl, 3, argv);
 }
 
 /* --- the owner's side: players of other instances ------------------ */
@@ -1331,28 +1343,18 @@ static void cluster_on_fill(void *data, const redisReply *reply)
 {
 	struct cluster_ticket *t = data;
 	struct cluster *cl = t->cl;
-	struct cluster_ticket fields;
-	struct lobby_join join;
-	void *conn = t->conn;
-	struct lobby_player *player;
 
 	t->filling = false;
 	if (cl->stopped)
 		return; /* its session or cluster_free() frees it */
-	if (!conn) {
+	if (!t->conn) {
 		cluster_ticket_free(cl, t);
 		return;
 	}
 	if (!reply || reply->type != REDIS_REPLY_INTEGER ||
 	    reply->integer != 1 || t->state != TICKET_WAITING)
 		return; /* being paired, or Redis away: it waits on */
-	fields = *t;
-	join = cluster_join_of(&fields);
-	join.ai = true;
-	join.level = cl->hub->lobby.config.ai_fill_level;
-	cluster_ticket_free(cl, t);
-	player = hub_connect(cl->hub, &join, conn);
-	cl->sessions.seated(cl->sessions.ctx, conn, player);
+	cluster_seat(cl, t, true);
 }
 
 /* A player who waited --ai-fill-after: the engine's, if still waiting. */

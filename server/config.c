@@ -213,26 +213,28 @@ static int set_full_board(struct server_config *config, const char *value,
 	return 0;
 }
 
-static int set_trust_proxy(struct server_config *config, const char *value,
-			   char *why, size_t why_size)
+/* Stores yes or no in *field. */
+static int set_yes_no(bool *field, const char *value, char *why,
+		      size_t why_size)
 {
 	int choice = config_choose(value, "yes", "no", why, why_size);
 
 	if (choice < 0)
 		return -1;
-	config->trust_proxy = choice == 0;
+	*field = choice == 0;
 	return 0;
+}
+
+static int set_trust_proxy(struct server_config *config, const char *value,
+			   char *why, size_t why_size)
+{
+	return set_yes_no(&config->trust_proxy, value, why, why_size);
 }
 
 static int set_reuse_port(struct server_config *config, const char *value,
 			  char *why, size_t why_size)
 {
-	int choice = config_choose(value, "yes", "no", why, why_size);
-
-	if (choice < 0)
-		return -1;
-	config->reuse_port = choice == 0;
-	return 0;
+	return set_yes_no(&config->reuse_port, value, why, why_size);
 }
 
 static int set_log_level(struct server_config *config, const char *value,

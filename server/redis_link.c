@@ -323,49 +323,59 @@ static void redis_link_on_reply(redisAsyncContext *ctx, void *reply, void *data)
 	free(call);
 }
 
+/*
+ * Sends cmd (len bytes, formatted by hiredis; freed here) while the link
+ * is up, with reply for its answer: redis_link_command()'s result.
+ */
+static int redis_link_send(struct redis_link *link, redis_link_reply_fn reply,
+			   void *data, char *cmd, int len)
+{
+	struct redis_link_call *call = NULL;
+	int rc = -ENOMEM;
+
+	if (len < 0)
+		return -ENOMEM;
+	if (!link->ctx || !link->stats.up) {
+		rc = -ENOTCONN;
+		goto out_free_cmd;
+	}
+	call = malloc(sizeof(*call));
+	if (!call)
+		goto out_free_cmd;
+	call->reply = reply;
+	call->data = data;
+	if (redisAsyncFormattedCommand(link->ctx, redis_link_on_reply, call,
+				       cmd, (size_t)len) != REDIS_OK) {
+		free(call);
+		goto out_free_cmd;
+	}
+	rc = 0;
+out_free_cmd:
+	redisFreeCommand(cmd);
+	return rc;
+}
+
 int redis_link_command(struct redis_link *link, redis_link_reply_fn reply,
 		       void *data, const char *fmt, ...)
 {
-	struct redis_link_call *call;
+	char *cmd = NULL;
 	va_list ap;
-	int rc;
+	int len;
 
-	if (!link->ctx || !link->stats.up)
-		return -ENOTCONN;
-	call = malloc(sizeof(*call));
-	if (!call)
-		return -ENOMEM;
-	call->reply = reply;
-	call->data = data;
 	va_start(ap, fmt);
-	rc = redisvAsyncCommand(link->ctx, redis_link_on_reply, call, fmt, ap);
+	len = redisvFormatCommand(&cmd, fmt, ap);
 	va_end(ap);
-	if (rc != REDIS_OK) {
-		free(call);
-		return -ENOMEM;
-	}
-	return 0;
+	return redis_link_send(link, reply, data, cmd, len);
 }
 
 int redis_link_command_argv(struct redis_link *link, redis_link_reply_fn reply,
 			    void *data, int argc, const char **argv,
 			    const size_t *argvlen)
 {
-	struct redis_link_call *call;
+	char *cmd = NULL;
+	int len = redisFormatCommandArgv(&cmd, argc, argv, argvlen);
 
-	if (!link->ctx || !link->stats.up)
-		return -ENOTCONN;
-	call = malloc(sizeof(*call));
-	if (!call)
-		return -ENOMEM;
-	call->reply = reply;
-	call->data = data;
-	if (redisAsyncCommandArgv(link->ctx, redis_link_on_reply, call, argc,
-				  argv, argvlen) != REDIS_OK) {
-		free(call);
-		return -ENOMEM;
-	}
-	return 0;
+	return redis_link_send(link, reply, data, cmd, len);
 }
 
 void redis_link_on_up(struct redis_link *link, void (*up)(void *data),

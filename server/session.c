@@ -155,6 +155,36 @@ static void session_tell_unavailable(struct server *srv,
 	lws_callback_on_writable(pss->wsi);
 }
 
+/*
+ * Queues buf (its reference taken) until batch is durable, to be written
+ * at the end of the turn, after the commit; drops a session that stopped
+ * reading. False when it was not queued.
+ */
+static bool session_push(struct server *srv,
+			 struct per_session_data__gomoku *pss,
+			 struct outbuf *buf, uint64_t batch)
+{
+	if (pss->out.cost + outbuf_cost(buf) > SESSION_MAX_QUEUED) {
+		outbuf_put(buf);
+		session_abort(srv, pss);
+		return false;
+	}
+	if (outqueue_push(&pss->out, buf, batch)) {
+		outbuf_put(buf);
+		session_close_after_flush(pss,
+					  LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
+					  "out of memory");
+		return false;
+	}
+	outbuf_put(buf);
+	if (lws_dll2_is_detached(&pss->unflushed))
+		lws_dll2_add_tail(&pss->unflushed,
+				  pss->watching ?
+					  &srv->sessions->unflushed_spectators :
+					  &srv->sessions->unflushed);
+	return true;
+}
+
 /* Encodes ev and queues it; drops a session that stopped reading. */
 static void session_queue(struct server *srv,
 			  struct per_session_data__gomoku *pss,
@@ -178,31 +208,14 @@ static void session_queue(struct server *srv,
 					  "out of memory");
 		return;
 	}
-	if (pss->out.cost + outbuf_cost(buf) > SESSION_MAX_QUEUED) {
-		outbuf_put(buf);
-		session_abort(srv, pss);
-		return;
-	}
 	/* What the open batch journals is told only once it is durable. */
 	batch = journal_batch(srv->journal);
-	if (outqueue_push(&pss->out, buf, batch)) {
-		outbuf_put(buf);
-		session_close_after_flush(pss,
-					  LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
-					  "out of memory");
+	if (!session_push(srv, pss, buf, batch))
 		return;
-	}
-	outbuf_put(buf);
 	if (ev->type == EVENT_ERROR)
 		srv->metrics.errors[ev->code]++;
 	if (batch)
 		journal_hold(srv->journal, &pss->hold, pss->wsi);
-	/* Written at the end of the turn, after the commit. */
-	if (lws_dll2_is_detached(&pss->unflushed))
-		lws_dll2_add_tail(&pss->unflushed,
-				  pss->spectator ?
-					  &srv->sessions->unflushed_spectators :
-					  &srv->sessions->unflushed);
 }
 
 static void session_send_error(struct server *srv,
@@ -257,25 +270,8 @@ void session_relay(void *ctx, void *conn, const char *message, size_t len)
 	}
 	memcpy(outbuf_payload(buf), message, len);
 	buf->len = len;
-	if (pss->out.cost + outbuf_cost(buf) > SESSION_MAX_QUEUED) {
-		outbuf_put(buf);
-		session_abort(srv, pss);
-		return;
-	}
 	/* The owner held it until its journal saved what it tells. */
-	if (outqueue_push(&pss->out, buf, 0)) {
-		outbuf_put(buf);
-		session_close_after_flush(pss,
-					  LWS_CLOSE_STATUS_UNEXPECTED_CONDITION,
-					  "out of memory");
-		return;
-	}
-	outbuf_put(buf);
-	if (lws_dll2_is_detached(&pss->unflushed))
-		lws_dll2_add_tail(&pss->unflushed,
-				  pss->watching ?
-					  &srv->sessions->unflushed_spectators :
-					  &srv->sessions->unflushed);
+	session_push(srv, pss, buf, 0);
 }
 
 void session_seated(void *ctx, void *conn, struct lobby_player *player)
