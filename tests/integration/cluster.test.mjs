@@ -268,3 +268,35 @@ describe('the engine filling in for a player waiting in the site\'s queue (--ai-
 		await closeAllClients();
 	});
 });
+
+describe('an instance that dies (kill -9), its lease lapsing', () => {
+	const redis = new Redis();
+	let servers = [];
+
+	before(async () => {
+		await redis.start();
+		for (const id of ['stays', 'relay-dies', 'owner-dies'])
+			servers.push(await startServer({ args: ['--redis', redis.url, '--instance-id', id,
+				'--instance-lease', '1', '--reconnect-grace', '30'] }));
+	});
+
+	after(async () => {
+		await closeAllClients();
+		await stopAll([servers[0]]);
+		await redis.close();
+	});
+
+	it('tells the owner\'s player that the opponent is away when the relay dies, and closes a relayed player with 1012 when the owner dies', T, async () => {
+		// The owner (the waiting player's instance) stays; the relay dies.
+		const kept = await pairAcross(servers[0], servers[1]);
+		await servers[1].kill();
+		const away = await kept.first.next('opponent_away', scaled(15_000));
+		assert.equal(away.seconds, 30);
+
+		// The relay stays; the owner dies.
+		const orphaned = await pairAcross(servers[2], servers[0]);
+		await servers[2].kill();
+		const closed = await orphaned.second.waitClosed(scaled(15_000));
+		assert.equal(closed.code, 1012);
+	});
+});
