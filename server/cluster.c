@@ -30,30 +30,48 @@
 #define CLUSTER_PAIR_TIMEOUT_MS \
 	5000			 /* a pair's owner silent this long:
 				      * route again */
+#define CLUSTER_HERE_TRIES 3	 /* sweeps a seat said here may take to be */
 #define CLUSTER_POOL_TEXT_MAX 48 /* "25:standard:10800+180" */
-#define CLUSTER_KEY_MAX (sizeof(CLUSTER_QUEUE_PREFIX) + CLUSTER_POOL_TEXT_MAX)
+#define CLUSTER_KEY_MAX (sizeof(SITE_QUEUE_PREFIX) + CLUSTER_POOL_TEXT_MAX)
 #define CLUSTER_CONN_KEY_MAX (INSTANCE_ID_MAX + 32) /* "INSTANCE/ID" */
 
 /*
  * Where a player goes (cluster.h): KEYS seat and queue; ARGV uid, this
  * instance, the pool, and an owner known to be stale ("" for none).
- * Answers {"relay", OWNER}, {"pair", UID, INSTANCE} or {"wait"}.
+ * Answers {"relay", OWNER}, {"pair", UID, INSTANCE}, {"wait"},
+ * {"here"}: the seat is this instance's (a room taken over here since
+ * the player came), or {"hold"}: the seat's owner is gone and its rooms
+ * are not all taken over yet (takeover.c), ask again in a moment.
  */
 static const char cluster_route_script[] =
 	"local uid, me, pool, skip = ARGV[1], ARGV[2], ARGV[3], ARGV[4] "
 	"local function alive(inst) return redis.call('EXISTS', "
 	"'" INSTANCE_KEY_PREFIX "' .. inst) == 1 end "
+	"local function orphaned(inst) "
+	" for _, owner in ipairs(redis.call('SMEMBERS', "
+	"'" SITE_OWNERS_KEY "')) do "
+	"  local oinst, token = string.match(owner, '^(.+):(%x+)$') "
+	"  if oinst == inst and redis.call('GET', '" INSTANCE_KEY_PREFIX "' "
+	".. inst) ~= token and redis.call('SCARD', "
+	"'" SITE_OWNED_PREFIX "' .. owner) > 0 then return true end "
+	" end "
+	" return false "
+	"end "
 	"local seat = redis.call('GET', KEYS[1]) "
 	"if seat then "
 	" local kind, inst, spool = string.match(seat, "
 	"'^(%a) (%S+) ?(%S*)$') "
+	" if kind == 'p' and inst == me and skip ~= me then return {'here'} "
+	"end "
+	" if kind == 'p' and (inst == me or inst == skip or not alive(inst)) "
+	"and orphaned(inst) then return {'hold'} end "
 	" if kind == 'p' and inst ~= me and inst ~= skip and alive(inst) "
 	"then return {'relay', inst} end "
 	" if kind == 'w' then "
-	"  redis.call('LREM', '" CLUSTER_QUEUE_PREFIX "' .. spool, 0, "
+	"  redis.call('LREM', '" SITE_QUEUE_PREFIX "' .. spool, 0, "
 	"uid .. ' ' .. inst) "
 	"  if inst ~= me and alive(inst) then redis.call('PUBLISH', "
-	"'" CLUSTER_CHANNEL_PREFIX "' .. inst, 'W ' .. me .. ' 0\\n' .. uid) "
+	"'" SITE_CHANNEL_PREFIX "' .. inst, 'W ' .. me .. ' 0\\n' .. uid) "
 	"end "
 	" end "
 	" redis.call('DEL', KEYS[1]) "
@@ -63,9 +81,9 @@ static const char cluster_route_script[] =
 	" if not entry then break end "
 	" local wuid, winst = string.match(entry, '^(%S+) (%S+)$') "
 	" if wuid and wuid ~= uid and alive(winst) and redis.call('GET', "
-	"'" CLUSTER_SEAT_PREFIX "' .. wuid) == 'w ' .. winst .. ' ' .. pool "
+	"'" SITE_SEAT_PREFIX "' .. wuid) == 'w ' .. winst .. ' ' .. pool "
 	"then "
-	"  redis.call('SET', '" CLUSTER_SEAT_PREFIX "' .. wuid, 'p ' .. winst) "
+	"  redis.call('SET', '" SITE_SEAT_PREFIX "' .. wuid, 'p ' .. winst) "
 	"  redis.call('SET', KEYS[1], 'p ' .. winst) "
 	"  return {'pair', wuid, winst} "
 	" end "
@@ -74,9 +92,13 @@ static const char cluster_route_script[] =
 	"redis.call('SET', KEYS[1], 'w ' .. me .. ' ' .. pool) "
 	"return {'wait'}";
 
-/* The live owner of a room: KEYS its record; nil when none lives. */
+/*
+ * The live owner of a room or an invite: KEYS its record ("OWNER" or
+ * "OWNER EPOCH"); nil when none lives.
+ */
 static const char cluster_room_script[] =
-	"local owner = redis.call('GET', KEYS[1]) "
+	"local record = redis.call('GET', KEYS[1]) "
+	"local owner = record and string.match(record, '^(%S+)') "
 	"if owner and redis.call('EXISTS', '" INSTANCE_KEY_PREFIX "' .. owner) "
 	"== 1 then return owner end "
 	"return false";
@@ -142,11 +164,14 @@ struct cluster_ticket {
 	char owner[INSTANCE_ID_MAX + 1]; /* relayed: the room's instance */
 	uint64_t id;			 /* relayed: its number here */
 	char id_text[24];		 /* ... in decimal, its key */
-	bool pairing;		/* relayed with a partner, no room yet */
-	uint64_t pairing_until; /* then route again */
-	uint64_t waiting_since; /* waiting: told so then */
-	bool filling;		/* waiting: the fill script is in flight */
-	bool watch;		/* a spectator of room, not a player */
+	bool pairing;		 /* relayed with a partner, no room yet */
+	uint64_t pairing_until;	 /* then route again */
+	uint64_t waiting_since;	 /* waiting: told so then */
+	bool filling;		 /* waiting: the fill script is in flight */
+	bool held;		 /* routing: its seat's rooms are being taken
+				 * over; the sweep routes it again */
+	unsigned int here_tries; /* answers "here" with no seat here yet */
+	bool watch;		 /* a spectator of room, not a player */
 	char room[UID_LEN + 1];
 	char invite[INVITE_LEN + 1]; /* a player with another instance's
 				      * invite code; "" for none */
@@ -173,7 +198,7 @@ struct cluster {
 	struct redis_link *link; /* commands; not owned */
 	struct redis_link *sub;	 /* our channel */
 	char id[INSTANCE_ID_MAX + 1];
-	char channel[sizeof(CLUSTER_CHANNEL_PREFIX) + INSTANCE_ID_MAX];
+	char channel[sizeof(SITE_CHANNEL_PREFIX) + INSTANCE_ID_MAX];
 	struct hub *hub;
 	struct journal *journal;
 	struct cluster_sessions sessions;
@@ -184,9 +209,25 @@ struct cluster {
 	struct list unflushed; /* remotes with messages queued */
 	struct list tickets;   /* every ticket, whoever holds it */
 	uint64_t next_id;      /* the next relayed connection's number */
+	bool (*claiming)(const void *ctx); /* rooms being taken over here */
+	void *claiming_ctx;
+	struct list deferred; /* struct cluster_deferred, meanwhile */
+	uint64_t lease_ms;    /* the instances' lease */
 	uv_timer_t sweep;
 	bool stopped;
 	struct cluster_stats stats;
+};
+
+/*
+ * A J for a seat not here while rooms are being taken over here: taken
+ * again once they are seated (cluster_claims_done()).
+ */
+struct cluster_deferred {
+	struct list_node node; /* in cl->deferred */
+	char from[INSTANCE_ID_MAX + 1];
+	uint64_t id;
+	size_t len;
+	char payload[]; /* len bytes */
 };
 
 /* An instance's liveness asked of Redis, until the answer. */
@@ -198,26 +239,29 @@ struct cluster_look {
 /* --- sending ------------------------------------------------------- */
 
 /*
- * Publishes "KIND ME ID\n" and payload on instance's channel. Lost while
- * Redis is away (the link says so; nothing is queued).
+ * Publishes "KIND ME ID\n" and payload on instance's channel, with
+ * reply(data, ...) for PUBLISH's answer (NULL: none). Lost while Redis is
+ * away (nothing is queued): -ENOTCONN then.
  */
-static void cluster_send(struct cluster *cl, const char *instance, char kind,
-			 uint64_t id, const char *payload, size_t len)
+static int cluster_publish(struct cluster *cl, const char *instance, char kind,
+			   uint64_t id, const char *payload, size_t len,
+			   redis_link_reply_fn reply, void *data)
 {
-	char channel[sizeof(CLUSTER_CHANNEL_PREFIX) + INSTANCE_ID_MAX];
+	char channel[sizeof(SITE_CHANNEL_PREFIX) + INSTANCE_ID_MAX];
 	char head[INSTANCE_ID_MAX + 32];
 	int head_len;
 	char *message;
 	const char *argv[3];
 	size_t argvlen[3];
+	int err;
 
-	snprintf(channel, sizeof(channel), "%s%s", CLUSTER_CHANNEL_PREFIX,
+	snprintf(channel, sizeof(channel), "%s%s", SITE_CHANNEL_PREFIX,
 		 instance);
 	head_len = snprintf(head, sizeof(head), "%c %s %" PRIu64 "\n", kind,
 			    cl->id, id);
 	message = malloc((size_t)head_len + len);
 	if (!message)
-		return;
+		return -ENOMEM;
 	memcpy(message, head, (size_t)head_len);
 	if (len)
 		memcpy(message + head_len, payload, len);
@@ -227,10 +271,18 @@ static void cluster_send(struct cluster *cl, const char *instance, char kind,
 	argvlen[1] = strlen(channel);
 	argv[2] = message;
 	argvlen[2] = (size_t)head_len + len;
-	if (redis_link_command_argv(cl->link, NULL, NULL, 3, argv, argvlen) ==
-	    0)
+	err = redis_link_command_argv(cl->link, reply, data, 3, argv, argvlen);
+	if (!err)
 		cl->stats.forwarded++;
 	free(message);
+	return err;
+}
+
+/* cluster_publish() with no answer wanted. */
+static void cluster_send(struct cluster *cl, const char *instance, char kind,
+			 uint64_t id, const char *payload, size_t len)
+{
+	cluster_publish(cl, instance, kind, id, payload, len, NULL, NULL);
 }
 
 /* Runs script with keys and args (NULL-terminated); reply as given. */
@@ -261,12 +313,12 @@ static int cluster_eval(struct cluster *cl, const char *script,
 
 static void cluster_seat_key(char *out, size_t size, const char *uid)
 {
-	snprintf(out, size, "%s%s", CLUSTER_SEAT_PREFIX, uid);
+	snprintf(out, size, "%s%s", SITE_SEAT_PREFIX, uid);
 }
 
 static void cluster_queue_key(char *out, size_t size, const char *pool_text)
 {
-	snprintf(out, size, "%s%s", CLUSTER_QUEUE_PREFIX, pool_text);
+	snprintf(out, size, "%s%s", SITE_QUEUE_PREFIX, pool_text);
 }
 
 /* --- the relay's side: routing, waiting, relaying ------------------- */
@@ -418,7 +470,7 @@ static void cluster_eval_quietly(struct cluster *cl, const char *script,
 /* t's player no longer waits: its seat and queue entry go. */
 static void cluster_unwait(struct cluster *cl, const struct cluster_ticket *t)
 {
-	char seat[sizeof(CLUSTER_SEAT_PREFIX) + UID_LEN];
+	char seat[sizeof(SITE_SEAT_PREFIX) + UID_LEN];
 	char queue[CLUSTER_KEY_MAX];
 	const char *keys[] = { seat, queue, NULL };
 	const char *args[] = { t->uid, cl->id, t->pool_text, NULL };
@@ -432,8 +484,8 @@ static void cluster_unwait(struct cluster *cl, const struct cluster_ticket *t)
 static void cluster_requeue(struct cluster *cl, const struct cluster_ticket *t,
 			    const char *partner, const char *instance)
 {
-	char seat[sizeof(CLUSTER_SEAT_PREFIX) + UID_LEN];
-	char own[sizeof(CLUSTER_SEAT_PREFIX) + UID_LEN];
+	char seat[sizeof(SITE_SEAT_PREFIX) + UID_LEN];
+	char own[sizeof(SITE_SEAT_PREFIX) + UID_LEN];
 	char queue[CLUSTER_KEY_MAX];
 	const char *keys[] = { seat, queue, own, NULL };
 	const char *args[] = { partner, instance, t->pool_text, NULL };
@@ -529,6 +581,28 @@ static void cluster_on_route(void *data, const redisReply *reply)
 			cluster_unstash(cl, t);
 		return;
 	}
+	if (!strcmp(kind, "here")) {
+		if (!t->conn) {
+			cluster_ticket_free(cl, t);
+		} else if (lobby_find(&cl->hub->lobby, t->uid)) {
+			cluster_seat_here(cl, t);
+		} else if (t->here_tries++ < CLUSTER_HERE_TRIES) {
+			t->held = true; /* a room being taken over here */
+		} else {
+			/* a record of a game that ended here: stale */
+			snprintf(t->skip, sizeof(t->skip), "%s", cl->id);
+			cluster_ask_route(cl, t);
+		}
+		return;
+	}
+	if (!strcmp(kind, "hold")) {
+		/* the sweep asks again */
+		if (!t->conn)
+			cluster_ticket_free(cl, t);
+		else
+			t->held = true;
+		return;
+	}
 	if (!strcmp(kind, "relay") && first) {
 		if (!t->conn) {
 			cluster_ticket_free(cl, t);
@@ -570,7 +644,7 @@ static void cluster_on_route(void *data, const redisReply *reply)
 /* Asks Redis where t's player goes (cluster_on_route()). */
 static void cluster_ask_route(struct cluster *cl, struct cluster_ticket *t)
 {
-	char seat[sizeof(CLUSTER_SEAT_PREFIX) + UID_LEN];
+	char seat[sizeof(SITE_SEAT_PREFIX) + UID_LEN];
 	char queue[CLUSTER_KEY_MAX];
 	const char *keys[] = { seat, queue, NULL };
 	const char *args[] = { t->uid, cl->id, t->pool_text, t->skip, NULL };
@@ -682,22 +756,22 @@ static void cluster_command(struct cluster *cl, int argc, const char **argv)
 
 void cluster_invite_opened(struct cluster *cl, const char *code)
 {
-	char key[sizeof(CLUSTER_INVITE_PREFIX) + INVITE_LEN];
+	char key[sizeof(SITE_INVITE_PREFIX) + INVITE_LEN];
 	char ttl[16];
 	const char *argv[] = { "SET", key, cl->id, "EX", ttl };
 
-	snprintf(key, sizeof(key), "%s%s", CLUSTER_INVITE_PREFIX, code);
-	snprintf(ttl, sizeof(ttl), "%d", CLUSTER_INVITE_TTL_S);
+	snprintf(key, sizeof(key), "%s%s", SITE_INVITE_PREFIX, code);
+	snprintf(ttl, sizeof(ttl), "%d", SITE_INVITE_TTL_S);
 	cluster_command(cl, 5, argv);
 }
 
 /* An invite accepted here: its record goes. */
 static void cluster_invite_used(struct cluster *cl, const char *code)
 {
-	char key[sizeof(CLUSTER_INVITE_PREFIX) + INVITE_LEN];
+	char key[sizeof(SITE_INVITE_PREFIX) + INVITE_LEN];
 	const char *argv[] = { "DEL", key };
 
-	snprintf(key, sizeof(key), "%s%s", CLUSTER_INVITE_PREFIX, code);
+	snprintf(key, sizeof(key), "%s%s", SITE_INVITE_PREFIX, code);
 	cluster_command(cl, 2, argv);
 }
 
@@ -764,13 +838,13 @@ int cluster_watch(struct cluster *cl, const char *room, bool compact,
 {
 	struct cluster_ticket *t =
 		cluster_ticket_new(cl, NULL, compact, conn, ticket);
-	char key[sizeof(CLUSTER_ROOM_PREFIX) + UID_LEN];
+	char key[sizeof(SITE_ROOM_PREFIX) + UID_LEN];
 
 	if (!t)
 		return -ENOMEM;
 	t->watch = true;
 	snprintf(t->room, sizeof(t->room), "%s", room);
-	snprintf(key, sizeof(key), "%s%s", CLUSTER_ROOM_PREFIX, room);
+	snprintf(key, sizeof(key), "%s%s", SITE_ROOM_PREFIX, room);
 	cluster_ask_owner(cl, t, key, ERR_NO_SUCH_ROOM);
 	return 0;
 }
@@ -780,29 +854,66 @@ int cluster_invite(struct cluster *cl, const struct lobby_join *join,
 {
 	struct cluster_ticket *t =
 		cluster_ticket_new(cl, join, compact, conn, ticket);
-	char key[sizeof(CLUSTER_INVITE_PREFIX) + INVITE_LEN];
+	char key[sizeof(SITE_INVITE_PREFIX) + INVITE_LEN];
 
 	if (!t)
 		return -ENOMEM;
 	snprintf(t->invite, sizeof(t->invite), "%s", join->invite);
-	snprintf(key, sizeof(key), "%s%s", CLUSTER_INVITE_PREFIX, t->invite);
+	snprintf(key, sizeof(key), "%s%s", SITE_INVITE_PREFIX, t->invite);
 	cluster_ask_owner(cl, t, key, ERR_NO_SUCH_INVITE);
 	return 0;
 }
 
-void cluster_room_record(void *ctx, enum lobby_record type,
-			 const struct lobby_room *room)
-{
-	struct cluster *cl = ctx;
-	char key[sizeof(CLUSTER_ROOM_PREFIX) + UID_LEN];
-	const char *set[] = { "SET", key, cl->id };
-	const char *del[] = { "DEL", key };
+/* A relayed client message's PUBLISH, until its answer. */
+struct cluster_published {
+	struct cluster *cl;
+	char id_text[24]; /* the ticket's, in cl->relays */
+};
 
-	snprintf(key, sizeof(key), "%s%s", CLUSTER_ROOM_PREFIX, room->id);
-	if (type == RECORD_ROOM_OPENED)
-		cluster_command(cl, 3, set);
-	else if (type == RECORD_ROOM_CLOSED)
-		cluster_command(cl, 2, del);
+/* The relayed session of id_text, told its message did not get there. */
+static void cluster_unheard(struct cluster *cl, const char *id_text)
+{
+	struct cluster_ticket *t = strmap_get(&cl->relays, id_text);
+	struct event ev = {
+		.type = EVENT_ERROR,
+		.code = ERR_UNAVAILABLE,
+		.text = "the game's server cannot be reached: try again",
+	};
+
+	if (t && t->conn && t->state == TICKET_RELAYED)
+		cl->sessions.deliver(cl->sessions.ctx, t->conn, &ev);
+}
+
+/* Nobody heard it (the owner's subscription is away): unavailable. */
+static void cluster_on_published(void *data, const redisReply *reply)
+{
+	struct cluster_published *p = data;
+
+	if (reply && reply->type == REDIS_REPLY_INTEGER &&
+	    reply->integer == 0 && !p->cl->stopped)
+		cluster_unheard(p->cl, p->id_text);
+	free(p);
+}
+
+/*
+ * A relayed client's message goes to its room's owner; when Redis is
+ * away, or the owner does not hear it, the client is told `unavailable`
+ * (what it asked for did not happen), as it would be there.
+ */
+static void cluster_forward(struct cluster *cl, struct cluster_ticket *t,
+			    const char *text, size_t len)
+{
+	struct cluster_published *p = malloc(sizeof(*p));
+
+	if (p) {
+		p->cl = cl;
+		snprintf(p->id_text, sizeof(p->id_text), "%s", t->id_text);
+	}
+	if (!cluster_publish(cl, t->owner, 'R', t->id, text, len,
+			     p ? cluster_on_published : NULL, p))
+		return;
+	free(p);
+	cluster_unheard(cl, t->id_text);
 }
 
 void cluster_message(struct cluster *cl, struct cluster_ticket *t,
@@ -814,7 +925,7 @@ void cluster_message(struct cluster *cl, struct cluster_ticket *t,
 	struct event ev = { .type = EVENT_ERROR };
 
 	if (t->state == TICKET_RELAYED) {
-		cluster_send(cl, t->owner, 'R', t->id, text, len);
+		cluster_forward(cl, t, text, len);
 		return;
 	}
 	if (t->state == TICKET_DONE)
@@ -860,7 +971,7 @@ void cluster_leave(struct cluster *cl, struct cluster_ticket *t, bool leaving)
 
 void cluster_seated_here(struct cluster *cl, const char *uid)
 {
-	char seat[sizeof(CLUSTER_SEAT_PREFIX) + UID_LEN];
+	char seat[sizeof(SITE_SEAT_PREFIX) + UID_LEN];
 	char value[INSTANCE_ID_MAX + 3];
 	const char *argv[] = { "SET", seat, value };
 
@@ -1018,6 +1129,52 @@ static bool cluster_read_join(const cJSON *json, struct cluster_ticket *t,
 }
 
 /* J: a player of instance from joins here (paired, or resuming). */
+/*
+ * While rooms are being taken over here, a J whose seat is not here yet
+ * waits for them; true when it does.
+ */
+static bool cluster_defer(struct cluster *cl, const char *from, uint64_t id,
+			  const char *payload, size_t len)
+{
+	struct cluster_deferred *d;
+
+	if (!cl->claiming || !cl->claiming(cl->claiming_ctx))
+		return false;
+	d = malloc(sizeof(*d) + len);
+	if (!d)
+		return false;
+	snprintf(d->from, sizeof(d->from), "%s", from);
+	d->id = id;
+	d->len = len;
+	memcpy(d->payload, payload, len);
+	list_append(&cl->deferred, &d->node);
+	return true;
+}
+
+void cluster_set_claims(struct cluster *cl, bool (*claiming)(const void *ctx),
+			void *ctx)
+{
+	cl->claiming = claiming;
+	cl->claiming_ctx = ctx;
+}
+
+void cluster_claims_done(void *ctx)
+{
+	struct cluster *cl = ctx;
+	struct list waiting = cl->deferred;
+	struct cluster_deferred *d;
+
+	cl->deferred = (struct list){ 0 };
+	if (waiting.head)
+		waiting.head->prev = NULL;
+	while ((d = list_first(&waiting, struct cluster_deferred, node))) {
+		list_remove(&waiting, &d->node);
+		if (!cl->stopped)
+			cluster_on_join(cl, d->from, d->id, d->payload, d->len);
+		free(d);
+	}
+}
+
 static void cluster_on_join(struct cluster *cl, const char *from, uint64_t id,
 			    const char *payload, size_t len)
 {
@@ -1058,7 +1215,8 @@ static void cluster_on_join(struct cluster *cl, const char *from, uint64_t id,
 		cluster_seat_here(cl, waiter); /* the waiting one first */
 	} else if (!fields.invite[0] &&
 		   !lobby_find(&cl->hub->lobby, fields.uid)) {
-		cluster_send(cl, from, 'N', id, "", 0);
+		if (!cluster_defer(cl, from, id, payload, len))
+			cluster_send(cl, from, 'N', id, "", 0);
 		return;
 	}
 	r = cluster_remote_new(cl, from, id, fields.compact);
@@ -1311,8 +1469,10 @@ static void cluster_on_look(void *data, const redisReply *reply)
 	struct cluster_look *look = data;
 	struct cluster *cl = look->cl;
 
+	/* Redis just came back: the instances are taking their leases. */
 	if (reply && reply->type == REDIS_REPLY_INTEGER &&
-	    reply->integer == 0 && !cl->stopped) {
+	    reply->integer == 0 && !cl->stopped &&
+	    redis_link_settled(cl->link, cl->lease_ms)) {
 		strmap_each(&cl->relays, cluster_owner_lost, look);
 		cluster_relay_lost(cl, look->instance);
 	}
@@ -1360,7 +1520,7 @@ static void cluster_on_fill(void *data, const redisReply *reply)
 /* A player who waited --ai-fill-after: the engine's, if still waiting. */
 static void cluster_fill(struct cluster *cl, struct cluster_ticket *t)
 {
-	char seat[sizeof(CLUSTER_SEAT_PREFIX) + UID_LEN];
+	char seat[sizeof(SITE_SEAT_PREFIX) + UID_LEN];
 	char queue[CLUSTER_KEY_MAX];
 	const char *keys[] = { seat, queue, NULL };
 	const char *args[] = { t->uid, cl->id, t->pool_text, NULL };
@@ -1433,6 +1593,24 @@ static void cluster_walk_remote(void *ctx, const char *key, void *value)
 	cluster_look(walk->cl, walk->asked, r->instance);
 }
 
+/* The tickets told to hold, routed again. */
+static void cluster_route_held(struct cluster *cl)
+{
+	struct list_node *node = cl->tickets.head;
+
+	while (node) {
+		struct cluster_ticket *t =
+			list_entry(node, struct cluster_ticket, node);
+
+		node = node->next;
+		if (!t->held || t->asking || t->state != TICKET_ROUTING)
+			continue;
+		t->held = false;
+		if (t->conn)
+			cluster_ask_route(cl, t);
+	}
+}
+
 static void cluster_on_sweep(uv_timer_t *timer)
 {
 	struct cluster *cl = timer->data;
@@ -1461,13 +1639,15 @@ static void cluster_on_sweep(uv_timer_t *timer)
 		cluster_ask_route(cl, t);
 	}
 	free(walk.late);
+	cluster_route_held(cl);
 }
 
 /* --- life ------------------------------------------------------------ */
 
 struct cluster *cluster_new(uv_loop_t *loop, struct redis_link *link,
 			    const struct redis_url *url, const char *id,
-			    struct hub *hub, struct journal *journal,
+			    uint64_t lease_ms, struct hub *hub,
+			    struct journal *journal,
 			    struct cluster_sessions sessions)
 {
 	struct cluster *cl = calloc(1, sizeof(*cl));
@@ -1476,9 +1656,10 @@ struct cluster *cluster_new(uv_loop_t *loop, struct redis_link *link,
 	if (!cl)
 		return NULL;
 	cl->link = link;
+	cl->lease_ms = lease_ms;
 	snprintf(cl->id, sizeof(cl->id), "%s", id);
-	snprintf(cl->channel, sizeof(cl->channel), "%s%s",
-		 CLUSTER_CHANNEL_PREFIX, id);
+	snprintf(cl->channel, sizeof(cl->channel), "%s%s", SITE_CHANNEL_PREFIX,
+		 id);
 	cl->hub = hub;
 	cl->journal = journal;
 	cl->sessions = sessions;
@@ -1517,8 +1698,13 @@ static void cluster_closed(uv_handle_t *handle)
 {
 	struct cluster *cl = handle->data;
 	struct cluster_ticket *t;
+	struct cluster_deferred *d;
 
 	strmap_each(&cl->remotes, cluster_free_remote, NULL);
+	while ((d = list_first(&cl->deferred, struct cluster_deferred, node))) {
+		list_remove(&cl->deferred, &d->node);
+		free(d);
+	}
 	while ((t = list_first(&cl->tickets, struct cluster_ticket, node))) {
 		list_remove(&cl->tickets, &t->node);
 		free(t->stash);

@@ -51,8 +51,10 @@
  * invite) and plays the creator, as a spectator goes to the room's
  * owner (S).
  *
- * Not yet across instances: taking over the rooms of an instance that
- * died.
+ * The rooms of an instance that is gone are taken over by another
+ * (takeover.c): the route script holds a player whose seat's owner is
+ * gone while that owner's rooms are not all claimed ({"hold"}), and
+ * sends one whose seat is here since ({"here"}).
  *
  * On the event loop's thread only.
  */
@@ -70,13 +72,7 @@
 #include "lobby.h"
 #include "redis_link.h"
 #include "redis_url.h"
-
-#define CLUSTER_SEAT_PREFIX "gomoku:seat:"
-#define CLUSTER_QUEUE_PREFIX "gomoku:queue:"
-#define CLUSTER_CHANNEL_PREFIX "gomoku:inst:"
-#define CLUSTER_ROOM_PREFIX "gomoku:room:"
-#define CLUSTER_INVITE_PREFIX "gomoku:invite:"
-#define CLUSTER_INVITE_TTL_S 86400 /* an invite's record lives a day */
+#include "site_keys.h"
 
 struct cluster;
 struct cluster_ticket;
@@ -110,13 +106,14 @@ struct cluster_stats {
 
 /*
  * The cluster of instance id (copied), sending its commands through link
- * (not owned), with a subscriber link of its own to url; the lobby's
- * changes go through hub, messages are held by journal; sessions are
- * this instance's. NULL on out of memory.
+ * (not owned), with a subscriber link of its own to url; lease_ms is the
+ * instances' lease; the lobby's changes go through hub, messages are
+ * held by journal; sessions are this instance's. NULL on out of memory.
  */
 struct cluster *cluster_new(uv_loop_t *loop, struct redis_link *link,
 			    const struct redis_url *url, const char *id,
-			    struct hub *hub, struct journal *journal,
+			    uint64_t lease_ms, struct hub *hub,
+			    struct journal *journal,
 			    struct cluster_sessions sessions);
 
 /* SIGTERM: nothing is routed or seated any more. */
@@ -172,9 +169,14 @@ int cluster_invite(struct cluster *cl, const struct lobby_join *join,
 /* An invite's code told to its creator here: recorded for the site. */
 void cluster_invite_opened(struct cluster *cl, const char *code);
 
-/* The hub's observer: rooms opened here are recorded, closed ones go. */
-void cluster_room_record(void *cl, enum lobby_record type,
-			 const struct lobby_room *room);
+/*
+ * Takeovers (takeover.c): while claiming(ctx) is true, a player relayed
+ * here for a seat not here yet waits for cluster_claims_done(cl) rather
+ * than being told to route again.
+ */
+void cluster_set_claims(struct cluster *cl, bool (*claiming)(const void *ctx),
+			void *ctx);
+void cluster_claims_done(void *cl);
 
 /* A seat of uid here (the engine, an invite, a resumed one): recorded. */
 void cluster_seated_here(struct cluster *cl, const char *uid);

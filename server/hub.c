@@ -25,8 +25,6 @@ static void hub_on_record(void *ctx, enum lobby_record type,
 	struct hub *hub = ctx;
 
 	journal_record(hub->journal, type, room, hub->step_ms);
-	if (hub->observer.record)
-		hub->observer.record(hub->observer.ctx, type, room);
 	if (type == RECORD_ROOM_CLOSED && room->ai_role != ROLE_NONE &&
 	    hub->engine.room_closed)
 		hub->engine.room_closed(hub->engine.ctx, room);
@@ -111,11 +109,6 @@ int hub_init(struct hub *hub, uv_loop_t *loop,
 void hub_set_engine(struct hub *hub, struct hub_engine engine)
 {
 	hub->engine = engine;
-}
-
-void hub_set_observer(struct hub *hub, struct hub_observer observer)
-{
-	hub->observer = observer;
 }
 
 void hub_stop(struct hub *hub)
@@ -216,15 +209,16 @@ int hub_ai_forfeit(struct hub *hub, const struct lobby_ai_ticket *ticket)
 	return err;
 }
 
-int hub_restore(struct hub *hub, const struct lobby_saved_game *saved)
+struct lobby_room *hub_restore(struct hub *hub,
+			       const struct lobby_saved_game *saved)
 {
 	struct lobby_room *room;
 
 	if (hub->stopped)
-		return -1;
+		return NULL;
 	room = lobby_restore(&hub->lobby, saved, hub_step_begin(hub));
 	hub_step_end(hub);
-	return room ? 0 : -1;
+	return room;
 }
 
 void hub_commit(struct hub *hub)

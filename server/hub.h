@@ -53,16 +53,6 @@ struct hub_engine {
 	void *ctx;
 };
 
-/*
- * Who else hears of the lobby's facts (the cluster: which instance holds
- * which room): record(ctx, type, room), after the journal. Optional.
- */
-struct hub_observer {
-	void (*record)(void *ctx, enum lobby_record type,
-		       const struct lobby_room *room);
-	void *ctx;
-};
-
 /* A message encoded during one step, for both players of a room. */
 struct hub_encoded {
 	enum event_type type; /* board, winner, emote, a seat away or back */
@@ -78,17 +68,16 @@ struct hub_encoded {
 
 /* One of these per server. */
 struct hub {
-	struct lobby lobby;	      /* players and rooms; read it freely (the
+	struct lobby lobby;	  /* players and rooms; read it freely (the
 				   * counters), change it through the hub */
-	struct journal *journal;      /* where facts go; not owned */
-	struct hub_sink sink;	      /* the sessions */
-	struct hub_engine engine;     /* the computer opponent; may be unset */
-	struct hub_observer observer; /* may be unset */
-	uint64_t (*now_ms)(void);     /* the lobby's clock */
-	uint64_t step_ms;	      /* now_ms() at the start of this step */
-	uv_timer_t tick_timer;	      /* the lobby's next deadline */
-	uint64_t tick_at; /* when it is armed for; UINT64_MAX: not */
-	bool stopped;	  /* hub_stop(): nothing changes any more */
+	struct journal *journal;  /* where facts go; not owned */
+	struct hub_sink sink;	  /* the sessions */
+	struct hub_engine engine; /* the computer opponent; may be unset */
+	uint64_t (*now_ms)(void); /* the lobby's clock */
+	uint64_t step_ms;	  /* now_ms() at the start of this step */
+	uv_timer_t tick_timer;	  /* the lobby's next deadline */
+	uint64_t tick_at;	  /* when it is armed for; UINT64_MAX: not */
+	bool stopped;		  /* hub_stop(): nothing changes any more */
 	struct hub_encoded encoded[HUB_ENCODE_CACHE]; /* this step's */
 	unsigned int encoded_count;
 };
@@ -105,9 +94,6 @@ int hub_init(struct hub *hub, uv_loop_t *loop,
 
 /* The computer opponent's hooks, once it exists. */
 void hub_set_engine(struct hub *hub, struct hub_engine engine);
-
-/* Who else hears of the lobby's facts, once it exists. */
-void hub_set_observer(struct hub *hub, struct hub_observer observer);
 
 /*
  * Shutting down: from now on nothing changes and nobody is told anything
@@ -159,8 +145,12 @@ int hub_ai_move(struct hub *hub, const struct lobby_ai_ticket *ticket, int x,
 /* The engine could not move: lobby_ai_forfeit(). */
 int hub_ai_forfeit(struct hub *hub, const struct lobby_ai_ticket *ticket);
 
-/* Seats a saved game at start: lobby_restore(). 0, or -1 refused. */
-int hub_restore(struct hub *hub, const struct lobby_saved_game *saved);
+/*
+ * Seats a saved game (at start, or taken over from another instance):
+ * lobby_restore(). The room, or NULL when refused.
+ */
+struct lobby_room *hub_restore(struct hub *hub,
+			       const struct lobby_saved_game *saved);
 
 /*
  * Ends the event loop's turn: commits the journal, and pauses every game

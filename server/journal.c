@@ -13,14 +13,16 @@
 
 /* One of these per server. */
 struct journal {
-	struct store *store;	    /* not owned; NULL: log only */
-	uv_loop_t *loop;	    /* the server's */
-	struct metrics *metrics;    /* the server's */
-	struct lws_dll2_owner held; /* the journal_hold of every session
+	struct store *store;	      /* not owned; NULL: log only */
+	uv_loop_t *loop;	      /* the server's */
+	struct metrics *metrics;      /* the server's */
+	struct journal_mirror mirror; /* record NULL: none */
+	struct lws_dll2_owner held;   /* the journal_hold of every session
 				     * with messages waiting for a commit */
-	uint64_t batches_committed; /* batches made durable */
-	uv_timer_t retry_timer;	    /* wakes the loop for a retry */
-	uint64_t retry_ms;	    /* uv_now() of that retry */
+	uint64_t sealed;	      /* the last batch closed by a commit */
+	uint64_t store_done;	      /* the last batch the store has */
+	uv_timer_t retry_timer;	      /* wakes the loop for a retry */
+	uint64_t retry_ms;	      /* uv_now() of that retry */
 };
 
 struct journal *journal_new(struct store *store, uv_loop_t *loop,
@@ -62,6 +64,24 @@ static void journal_record_engine_room(enum lobby_record type,
 		 engine_level_name(room->seats[room->ai_role]->level));
 }
 
+void journal_set_mirror(struct journal *journal, struct journal_mirror mirror)
+{
+	journal->mirror = mirror;
+}
+
+/* True when the mirror has facts not sealed into a batch yet. */
+static bool journal_mirror_unsealed(const struct journal *journal)
+{
+	return journal->mirror.record &&
+	       journal->mirror.unsealed(journal->mirror.ctx);
+}
+
+/* The wall clock's time when room opened, now_ms being the lobby's now. */
+static int64_t journal_started(const struct lobby_room *room, uint64_t now_ms)
+{
+	return clock_unix_ms() - (int64_t)(now_ms - room->opened_ms);
+}
+
 void journal_record(struct journal *journal, enum lobby_record type,
 		    const struct lobby_room *room, uint64_t now_ms)
 {
@@ -69,6 +89,9 @@ void journal_record(struct journal *journal, enum lobby_record type,
 	struct store *store = journal->store;
 	int err = 0;
 
+	if (journal->mirror.record)
+		journal->mirror.record(journal->mirror.ctx, type, room,
+				       journal_started(room, now_ms));
 	if (room->ai_role != ROLE_NONE) {
 		journal_record_engine_room(type, room);
 		return;
@@ -76,17 +99,15 @@ void journal_record(struct journal *journal, enum lobby_record type,
 	switch (type) {
 	case RECORD_ROOM_OPENED:
 		/* journalled with its first move: a game of none leaves none */
-		log_info("match room=" LOG_ROOM " front=" LOG_ID " back=" LOG_ID,
-			 room->id,
-			 LOG_ID_ARG(room->seats[ROLE_FRONT]->uid),
+		log_info("match room=" LOG_ROOM " front=" LOG_ID
+			 " back=" LOG_ID,
+			 room->id, LOG_ID_ARG(room->seats[ROLE_FRONT]->uid),
 			 LOG_ID_ARG(room->seats[ROLE_BACK]->uid));
 		break;
 	case RECORD_MOVE:
 		if (store)
-			err = store_move(
-				store, room,
-				clock_unix_ms() -
-					(int64_t)(now_ms - room->opened_ms));
+			err = store_move(store, room,
+					 journal_started(room, now_ms));
 		break;
 	case RECORD_GAME_OVER:
 		log_info("game over room=" LOG_ROOM
@@ -97,8 +118,8 @@ void journal_record(struct journal *journal, enum lobby_record type,
 			err = store_game_over(store, room, clock_unix_ms());
 		break;
 	case RECORD_TAKEBACK:
-		log_info("takeback room=" LOG_ROOM " moves=%d",
-			 room->id, game->moves_played);
+		log_info("takeback room=" LOG_ROOM " moves=%d", room->id,
+			 game->moves_played);
 		if (store)
 			err = store_takeback(store, room);
 		break;
@@ -143,10 +164,19 @@ static void journal_failed(struct journal *journal, bool was_failing)
 void journal_commit(struct journal *journal)
 {
 	struct store *store = journal->store;
+	bool store_pending = store && store_batch_pending(store);
+	bool mirror_pending = journal_mirror_unsealed(journal);
 	bool was_failing;
 
-	if (!store || !store_batch_pending(store))
+	if (!store_pending && !mirror_pending)
 		return;
+	journal->sealed++;
+	if (mirror_pending)
+		journal->mirror.seal(journal->mirror.ctx, journal->sealed);
+	if (!store_pending) {
+		journal->store_done = journal->sealed;
+		return;
+	}
 	was_failing = store_failing(store);
 	if (was_failing && uv_now(journal->loop) < journal->retry_ms)
 		return; /* the retry timer comes back for it */
@@ -154,7 +184,7 @@ void journal_commit(struct journal *journal)
 		journal_failed(journal, was_failing);
 		return;
 	}
-	journal->batches_committed++;
+	journal->store_done = journal->sealed;
 	journal->metrics->store_commits++;
 	/*
 	 * What was held is now durable: the sessions write it at the end of
@@ -175,19 +205,24 @@ void journal_commit(struct journal *journal)
 
 bool journal_failing(const struct journal *journal)
 {
-	return journal->store && store_failing(journal->store);
+	return (journal->store && store_failing(journal->store)) ||
+	       (journal->mirror.record &&
+		journal->mirror.failing(journal->mirror.ctx));
 }
 
 uint64_t journal_batch(const struct journal *journal)
 {
-	if (!journal->store || !store_batch_pending(journal->store))
+	if ((!journal->store || !store_batch_pending(journal->store)) &&
+	    !journal_mirror_unsealed(journal))
 		return 0;
-	return journal->batches_committed + 1;
+	return journal->sealed + 1;
 }
 
 bool journal_durable(const struct journal *journal, uint64_t batch)
 {
-	return batch <= journal->batches_committed;
+	return batch <= journal->store_done &&
+	       (!journal->mirror.record ||
+		batch <= journal->mirror.acked(journal->mirror.ctx));
 }
 
 void journal_hold(struct journal *journal, struct journal_hold *hold,

@@ -55,6 +55,29 @@ struct journal *journal_new(struct store *store, uv_loop_t *loop,
 			    struct metrics *metrics);
 
 /*
+ * A second place every fact goes to (--redis: the site's Redis,
+ * server/redis_journal.c), whose writes are answered later: record()
+ * each fact; unsealed() while facts were recorded since the last seal();
+ * seal(batch) closes them as batch; acked() is the last batch whose
+ * writes were all answered; failing() while it cannot write.
+ */
+struct journal_mirror {
+	void (*record)(void *ctx, enum lobby_record type,
+		       const struct lobby_room *room, int64_t started_unix_ms);
+	bool (*unsealed)(const void *ctx);
+	void (*seal)(void *ctx, uint64_t batch);
+	uint64_t (*acked)(const void *ctx);
+	bool (*failing)(const void *ctx);
+	void *ctx;
+};
+
+/*
+ * Every fact also goes to mirror, and what is held waits for its
+ * answers too.
+ */
+void journal_set_mirror(struct journal *journal, struct journal_mirror mirror);
+
+/*
  * Closes the retry timer; the journal is freed once the loop has run it
  * closed. Nothing may be held any more. NULL is a no-op.
  */

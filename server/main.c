@@ -28,9 +28,11 @@
 #include "instance.h"
 #include "listen.h"
 #include "log.h"
+#include "redis_journal.h"
 #include "redis_link.h"
 #include "server.h"
 #include "session.h"
+#include "takeover.h"
 
 #define SHUTDOWN_DEADLINE_MS 1500 /* then exit even if clients linger */
 #define SHUTDOWN_POLL_MS 20	  /* how often to look for the last one */
@@ -51,6 +53,8 @@ struct main_loop {
 	uint64_t shutdown_deadline_ms; /* stop by then regardless */
 	bool hub_ready;		       /* hub_init() succeeded */
 	bool stopping;		       /* main_stop() ran */
+	bool fenced;		       /* stopping: the site took this
+					* instance's rooms over */
 };
 
 static struct server server;
@@ -61,7 +65,7 @@ static int main_restore_game(void *ctx, const struct lobby_saved_game *saved)
 {
 	struct server *srv = ctx;
 
-	return hub_restore(&srv->hub, saved);
+	return hub_restore(&srv->hub, saved) ? 0 : -1;
 }
 
 /*
@@ -198,10 +202,16 @@ static void main_stop(void)
 	/* The link first: what it still waits for is answered NULL. */
 	if (server.cluster)
 		cluster_stop(server.cluster);
+	if (server.takeover)
+		takeover_stop(server.takeover);
 	redis_link_free(server.redis);
 	server.redis = NULL;
 	cluster_free(server.cluster);
 	server.cluster = NULL;
+	takeover_free(server.takeover);
+	server.takeover = NULL;
+	redis_journal_free(server.redis_journal);
+	server.redis_journal = NULL;
 	instance_free(server.instance);
 	server.instance = NULL;
 }
@@ -224,10 +234,29 @@ static void main_shutdown_poll(uv_timer_t *timer)
 }
 
 /*
- * SIGTERM or SIGINT: nothing changes in the games any more (their seats
- * are kept for the restart), every session closes with 1001, and the
- * loop stops once they are gone.
+ * Nothing changes in the games any more (their seats are kept for the
+ * restart, or for the instance that takes them over), every session
+ * closes with 1001, and the loop stops once they are gone.
  */
+static void main_shut_down(void)
+{
+	server.shutting_down = true;
+	acceptor_stop(main_loop.acceptor);
+	hub_stop(&server.hub);
+	if (server.cluster)
+		cluster_stop(server.cluster);
+	if (server.takeover)
+		takeover_stop(server.takeover);
+	if (server.instance)
+		instance_release(server.instance);
+	main_loop.shutdown_deadline_ms =
+		clock_monotonic_ms() + SHUTDOWN_DEADLINE_MS;
+	session_close_all(&server);
+	uv_timer_start(&main_loop.shutdown_timer, main_shutdown_poll,
+		       SHUTDOWN_POLL_MS, SHUTDOWN_POLL_MS);
+}
+
+/* SIGTERM or SIGINT: main_shut_down(); a second one stops at once. */
 static void main_signal(uv_signal_t *handle, int signum)
 {
 	(void)handle;
@@ -238,18 +267,24 @@ static void main_signal(uv_signal_t *handle, int signum)
 	}
 	log_info("signal %d: closing %lu connections with 1001 and stopping",
 		 signum, server.metrics.connections);
-	server.shutting_down = true;
-	acceptor_stop(main_loop.acceptor);
-	hub_stop(&server.hub);
-	if (server.cluster)
-		cluster_stop(server.cluster);
-	if (server.instance)
-		instance_release(server.instance);
-	main_loop.shutdown_deadline_ms =
-		clock_monotonic_ms() + SHUTDOWN_DEADLINE_MS;
-	session_close_all(&server);
-	uv_timer_start(&main_loop.shutdown_timer, main_shutdown_poll,
-		       SHUTDOWN_POLL_MS, SHUTDOWN_POLL_MS);
+	main_shut_down();
+}
+
+/*
+ * A write to the site's Redis was refused: another instance took this
+ * one's rooms over while it was cut off (its lease lapsed). What this
+ * process holds of them is stale: it stops (exit status 1), for its
+ * supervisor to start it again as a new process of the site.
+ */
+static void main_fenced(void *ctx, const char *room)
+{
+	(void)ctx;
+	(void)room;
+	if (server.shutting_down)
+		return;
+	log_error("stopping: the site took this instance's rooms over");
+	main_loop.fenced = true;
+	main_shut_down();
 }
 
 /*
@@ -318,21 +353,50 @@ static int main_join_site(void)
 	server.instance = instance_new(
 		&server.loop, server.redis, server.instance_id, token,
 		(uint64_t)server.config.instance_lease * 1000, NULL);
+	server.redis_journal = redis_journal_new(&server.loop, server.redis,
+						 server.instance_id, token,
+						 main_fenced, NULL);
 	explicit_bzero(token, sizeof(token));
-	if (!server.instance)
+	if (!server.instance || !server.redis_journal)
 		return -1;
-	server.cluster = cluster_new(
-		&server.loop, server.redis, &server.config.redis_url,
-		server.instance_id, &server.hub, server.journal,
-		(struct cluster_sessions){ session_deliver, session_relay,
-					   session_seated, session_close,
-					   &server });
+	journal_set_mirror(server.journal,
+			   redis_journal_mirror(server.redis_journal));
+	server.takeover =
+		takeover_new(&server.loop, server.redis, server.instance,
+			     server.redis_journal, &server.hub, server.store,
+			     (uint64_t)server.config.instance_lease * 1000);
+	if (!server.takeover)
+		return -1;
+	server.cluster =
+		cluster_new(&server.loop, server.redis,
+			    &server.config.redis_url, server.instance_id,
+			    (uint64_t)server.config.instance_lease * 1000,
+			    &server.hub, server.journal,
+			    (struct cluster_sessions){
+				    session_deliver, session_relay,
+				    session_seated, session_close, &server });
 	if (!server.cluster)
 		return -1;
+	cluster_set_claims(server.cluster, takeover_claiming, server.takeover);
+	takeover_on_claimed(server.takeover, cluster_claims_done,
+			    server.cluster);
 	log_info("instance %s joins the site on redis %s:%d (lease %d s)",
 		 server.instance_id, server.config.redis_url.host,
 		 server.config.redis_url.port, server.config.instance_lease);
 	return 0;
+}
+
+/*
+ * --redis: the unfinished games of the database are the site's, in
+ * Redis: the instance that takes one over journals it whole.
+ */
+static void main_leave_unfinished(void)
+{
+	int dropped = store_drop_unfinished(server.store);
+
+	if (dropped > 0)
+		log_info("%d unfinished games left to the site's Redis",
+			 dropped);
 }
 
 /* Refuses a web root that is not a directory, before listening. */
@@ -439,8 +503,11 @@ int main(int argc, char **argv)
 	}
 	main_loop.hub_ready = true;
 
-	if (store_load_unfinished(server.store, main_restore_game, &server) ||
-	    store_commit(server.store))
+	if (server.config.redis)
+		main_leave_unfinished();
+	else if (store_load_unfinished(server.store, main_restore_game,
+				       &server) ||
+		 store_commit(server.store))
 		log_warn("not every unfinished game could be restored");
 	if (server.hub.lobby.stats.rooms)
 		log_info(
@@ -556,14 +623,10 @@ int main(int argc, char **argv)
 	hub_set_engine(&server.hub,
 		       (struct hub_engine){ ai_think, ai_room_closed,
 					    main_loop.ai });
-	if (server.cluster)
-		hub_set_observer(&server.hub,
-				 (struct hub_observer){ cluster_room_record,
-							server.cluster });
 
 	/* Until main_stop() and lws have closed every handle. */
 	uv_run(&server.loop, UV_RUN_DEFAULT);
-	exit_code = 0;
+	exit_code = main_loop.fenced ? 1 : 0;
 	goto out_close_loop;
 
 out_stop:

@@ -16,6 +16,8 @@
 #include "clock.h"
 #include "protocol.h"
 #include "cluster.h"
+#include "redis_journal.h"
+#include "takeover.h"
 #include "instance.h"
 #include "redis_link.h"
 #include "server.h"
@@ -214,6 +216,38 @@ static void ops_render_cluster_metrics(const struct server *srv,
 		   stats.routed_fallback);
 }
 
+/* The live games in Redis (--redis), and the rooms taken over here. */
+static void ops_render_takeover_metrics(const struct server *srv,
+					struct ops_doc *doc)
+{
+	struct redis_journal_stats journal;
+	struct takeover_stats takeover;
+
+	if (!srv->redis_journal || !srv->takeover)
+		return;
+	redis_journal_stats(srv->redis_journal, &journal);
+	takeover_stats(srv->takeover, &takeover);
+	ops_metric(doc, "gomoku_cluster_rooms_owned", "gauge",
+		   "Rooms this instance owns in the site's Redis.",
+		   journal.rooms);
+	ops_metric(doc, "gomoku_cluster_journal_queued", "gauge",
+		   "Writes of live games waiting for Redis's answer.",
+		   journal.queued);
+	ops_metric(doc, "gomoku_cluster_journal_writes_total", "counter",
+		   "Writes of live games Redis answered.", journal.writes);
+	ops_metric(doc, "gomoku_cluster_journal_resent_total", "counter",
+		   "Writes sent again after Redis came back.", journal.resent);
+	ops_metric(doc, "gomoku_cluster_journal_fenced_total", "counter",
+		   "Writes refused: another instance took the room over.",
+		   journal.fenced);
+	ops_metric(doc, "gomoku_cluster_takeovers_total", "counter",
+		   "Rooms of gone instances taken over and seated here.",
+		   takeover.rooms);
+	ops_metric(doc, "gomoku_cluster_takeover_failures_total", "counter",
+		   "Rooms taken over that could not be seated here.",
+		   takeover.failed);
+}
+
 /* The computer opponent: games, moves and how long its searches take. */
 static void ops_render_ai_metrics(const struct server *srv, struct ops_doc *doc)
 {
@@ -352,6 +386,7 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 	ops_render_redis_metrics(srv, doc);
 	ops_render_instance_metrics(srv, doc);
 	ops_render_cluster_metrics(srv, doc);
+	ops_render_takeover_metrics(srv, doc);
 }
 
 /* Starts a document of OPS_BODY_MAX bytes in answer; -ENOMEM. */

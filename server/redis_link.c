@@ -12,16 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "log.h"
 
 #define REDIS_PING_MS 1000	   /* between two PINGs */
 #define REDIS_PING_TIMEOUT_MS 3000 /* a PING unanswered this long: down */
-#define REDIS_CONNECT_TIMEOUT_MS \
-	2000 /* the libuv adapter of hiredis
-					 * 0.14 never reports a refused
-					 * connection: give up on it then */
 #define REDIS_BACKOFF_MIN_MS 100
-#define REDIS_BACKOFF_MAX_MS 5000
 
 /* One per process; owned by main.c from start to main_stop(). */
 struct redis_link {
@@ -80,6 +76,7 @@ static void redis_link_now_up(struct redis_link *link)
 		log_info("redis: connected to %s:%d", link->url.host,
 			 link->url.port);
 	link->stats.up = true;
+	link->stats.up_since_ms = clock_monotonic_ms();
 	if (link->up)
 		link->up(link->up_data);
 }
@@ -305,6 +302,14 @@ void redis_link_free(struct redis_link *link)
 			link->ctx); /* its poll handle closes on the loop */
 	link->ctx = NULL;
 	uv_close((uv_handle_t *)&link->timer, redis_link_closed);
+}
+
+bool redis_link_settled(const struct redis_link *link, uint64_t lease_ms)
+{
+	return link->stats.up &&
+	       (link->stats.connects <= 1 ||
+		clock_monotonic_ms() - link->stats.up_since_ms >=
+			lease_ms + REDIS_LINK_BACK_WITHIN_MS);
 }
 
 void redis_link_stats(const struct redis_link *link,

@@ -19,14 +19,23 @@
 
 #include "redis_url.h"
 
+/* The libuv adapter of hiredis 0.14 never reports a refused connection:
+ * an attempt is given up after this long. */
+#define REDIS_CONNECT_TIMEOUT_MS 2000
+#define REDIS_BACKOFF_MAX_MS 5000 /* the longest wait between attempts */
+/* A link that dropped is up again at most this long after Redis is. */
+#define REDIS_LINK_BACK_WITHIN_MS \
+	(REDIS_CONNECT_TIMEOUT_MS + REDIS_BACKOFF_MAX_MS)
+
 struct redis_link;
 
 /* The link's figures for /healthz and /metrics. */
 struct redis_link_stats {
-	bool up;	   /* connected and answering */
-	uint64_t rtt_us;   /* the last PING's round trip */
-	uint64_t connects; /* connections made, the first included */
-	uint64_t drops;	   /* connections lost */
+	bool up;	      /* connected and answering */
+	uint64_t rtt_us;      /* the last PING's round trip */
+	uint64_t connects;    /* connections made, the first included */
+	uint64_t drops;	      /* connections lost */
+	uint64_t up_since_ms; /* monotonic clock when it last came up */
 };
 
 /*
@@ -54,6 +63,15 @@ void redis_link_free(struct redis_link *link);
 
 void redis_link_stats(const struct redis_link *link,
 		      struct redis_link_stats *out);
+
+/*
+ * True while link is up, and, after it came up again (Redis was away),
+ * once it has been up for REDIS_LINK_BACK_WITHIN_MS and lease_ms more:
+ * every live instance has connected again by then and taken its lease
+ * (lease_ms) again, and one whose lease is missing is gone. Until then
+ * nobody is counted gone.
+ */
+bool redis_link_settled(const struct redis_link *link, uint64_t lease_ms);
 
 /*
  * A command's answer: reply is hiredis' (valid during the call only), or

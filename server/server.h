@@ -32,6 +32,8 @@
 struct admission;
 struct cluster;
 struct per_vhost_data__gomoku;
+struct redis_journal;
+struct takeover;
 
 /* One of these per process. */
 struct server {
@@ -51,6 +53,10 @@ struct server {
 				       * without --redis */
 	struct cluster *cluster;      /* the site's routing; NULL without
 				       * --redis, and once freed at stop */
+	struct redis_journal *redis_journal;	 /* the live games in Redis;
+					      * NULL as cluster */
+	struct takeover *takeover;		 /* gone instances' rooms; NULL
+					      * as cluster */
 	char instance_id[INSTANCE_ID_MAX + 1];	 /* --instance-id, or a
 						* random one */
 	struct per_vhost_data__gomoku *sessions; /* session.c's, from lws'

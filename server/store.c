@@ -1150,11 +1150,15 @@ static struct store_clock store_room_clock(const struct lobby_room *room)
 				     .known = true };
 }
 
-int store_move(struct store *store, const struct lobby_room *room,
-	       int64_t started_unix_ms)
+/*
+ * Journals room's move seq (with the game itself when it is the first),
+ * and clock, the clocks after it (when known).
+ */
+static int store_move_at(struct store *store, const struct lobby_room *room,
+			 int seq, int64_t started_unix_ms,
+			 struct store_clock clock)
 {
 	const struct game *game = &room->game;
-	int seq = game->moves_played - 1;
 	int cell = game->history[seq];
 	struct store_game_clocks *clocks;
 	struct store_op *op;
@@ -1183,8 +1187,8 @@ int store_move(struct store *store, const struct lobby_room *room,
 	op->move.seq = seq;
 	op->move.x = board_cell(game->board.size, cell).x;
 	op->move.y = board_cell(game->board.size, cell).y;
-	op->move.clock = store_room_clock(room);
-	if (!op->move.clock.known)
+	op->move.clock = clock;
+	if (!time_control_timed(game->clock.tc))
 		return 0;
 	/* kept for the end of the game; the log has it already */
 	clocks = store_clocks_get(store, room->id);
@@ -1195,6 +1199,51 @@ int store_move(struct store *store, const struct lobby_room *room,
 		return -1;
 	}
 	return 0;
+}
+
+int store_move(struct store *store, const struct lobby_room *room,
+	       int64_t started_unix_ms)
+{
+	return store_move_at(store, room, room->game.moves_played - 1,
+			     started_unix_ms, store_room_clock(room));
+}
+
+int store_adopt(struct store *store, const struct lobby_room *room,
+		int64_t started_unix_ms)
+{
+	int last = room->game.moves_played - 1;
+
+	for (int seq = 0; seq <= last; seq++)
+		if (store_move_at(store, room, seq, started_unix_ms,
+				  seq == last ? store_room_clock(room) :
+						(struct store_clock){
+							.known = false }))
+			return -1;
+	return 0;
+}
+
+int store_drop_unfinished(struct store *store)
+{
+	char *error = NULL;
+	int dropped;
+
+	if (sqlite3_exec(store->db,
+			 "BEGIN IMMEDIATE;"
+			 "DELETE FROM move_log WHERE game_id IN"
+			 " (SELECT id FROM games WHERE finished_ms IS NULL);"
+			 "DELETE FROM moves WHERE game_id IN"
+			 " (SELECT id FROM games WHERE finished_ms IS NULL);"
+			 "DELETE FROM games WHERE finished_ms IS NULL;"
+			 "COMMIT;",
+			 NULL, NULL, &error) != SQLITE_OK) {
+		log_error("database: dropping unfinished games: %s",
+			  error ? error : "?");
+		sqlite3_free(error);
+		sqlite3_exec(store->db, "ROLLBACK;", NULL, NULL, NULL);
+		return -1;
+	}
+	dropped = sqlite3_changes(store->db);
+	return dropped;
 }
 
 int store_takeback(struct store *store, const struct lobby_room *room)

@@ -50,6 +50,21 @@ int store_move(struct store *store, const struct lobby_room *room,
 	       int64_t started_unix_ms);
 
 /*
+ * Journals room's whole game as it stands, as store_move() would have
+ * move by move (a game another instance of the site began, taken over
+ * here): the clocks of its last move only. 0, or -1 on out of memory.
+ */
+int store_adopt(struct store *store, const struct lobby_room *room,
+		int64_t started_unix_ms);
+
+/*
+ * Deletes every unfinished game, at start with --redis: the site's Redis
+ * holds them, and whichever instance takes one over journals it whole
+ * (store_adopt()). The number deleted, or -1 (logged).
+ */
+int store_drop_unfinished(struct store *store);
+
+/*
  * Forgets room's moves past its game's moves_played (a takeback),
  * journalling the clocks as they stand: a restore resumes with them.
  */

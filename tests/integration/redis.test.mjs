@@ -1,8 +1,9 @@
 // --redis URL (the first step of running several instances on Redis): the
 // instance keeps a connection to a real redis-server, says in /healthz
 // (503 while it is away) and /metrics whether it answers and how fast,
-// keeps its players playing while Redis is gone, and connects again when
-// it is back; it logs in with the URL's password and selects its
+// keeps its players connected while Redis is gone (their games paused: a
+// move Redis cannot save is refused), and connects again when it is
+// back; it logs in with the URL's password and selects its
 // database. A bad URL stops the server at start, its password unsaid.
 
 import { describe, it, before, after } from 'node:test';
@@ -19,8 +20,8 @@ const T = testTimeout(60_000);
 const SIZE = 15;
 const MOVES = [
 	{ role: 'front', x: 7, y: 7 }, { role: 'back', x: 8, y: 8 }, // with Redis
-	{ role: 'front', x: 7, y: 8 }, // Redis gone
-	{ role: 'back', x: 9, y: 9 }, // Redis back
+	{ role: 'front', x: 7, y: 8 }, // refused while Redis is gone; then played
+	{ role: 'back', x: 9, y: 9 },
 ];
 
 /** Plays MOVES[from, to) after the ones before them. */
@@ -60,9 +61,11 @@ describe('the site\'s Redis (--redis)', () => {
 		assert.equal(await fetchMetric(server, 'gomoku_redis_connects_total'), 1);
 	});
 
-	it('keeps the game going while Redis is gone, says 503, and connects again when it is back', T, async () => {
+	it('pauses the games while Redis is gone (a move gets unavailable and changes nothing), says 503, connects again when it is back, and the game goes on', T, async () => {
 		const pair = await connectPair(server);
 		await playPart(pair, 0, 2);
+		const written = await fetchMetric(server, 'gomoku_cluster_journal_writes_total');
+		assert.ok(written >= 3, `expected the game and its two moves written to Redis, got ${written} writes`);
 
 		await redis.kill();
 		const away = await pollUntil(async () => {
@@ -72,8 +75,12 @@ describe('the site\'s Redis (--redis)', () => {
 		assert.equal(away.body.redis, 'down');
 		assert.equal(away.body.status, 'redis_unreachable');
 		assert.equal(await fetchMetric(server, 'gomoku_redis_up'), 0);
-		// The players never noticed: the game goes on.
-		await playPart(pair, 2, 3);
+		// What cannot be saved in Redis is not played: the move is
+		// refused, and nobody is told of it.
+		pair.front.move(MOVES[2].x, MOVES[2].y);
+		const refused = await pair.front.next('error');
+		assert.equal(refused.code, 'unavailable');
+		await pair.back.expectNothing(200, 'the refused move is not announced');
 
 		await redis.start();
 		await pollUntil(async () => ((await health()).status === 200 ? true : undefined),
@@ -81,7 +88,15 @@ describe('the site\'s Redis (--redis)', () => {
 		assert.equal((await health()).body.redis, 'up');
 		assert.equal(await fetchMetric(server, 'gomoku_redis_drops_total'), 1);
 		assert.equal(await fetchMetric(server, 'gomoku_redis_connects_total'), 2);
-		await playPart(pair, 3, 4);
+		await playPart(pair, 2, 4);
+		// This Redis keeps nothing on disk: it came back empty, and the
+		// game was written to it whole again (its header and every move).
+		const streams = redis.cli(['--scan', '--pattern', 'gomoku:game:*']).trim().split('\n');
+		assert.equal(streams.length, 1, `expected one game in Redis, got ${streams}`);
+		const fields = redis.cli(['XRANGE', streams[0], '-', '+']).split('\n');
+		assert.equal(fields.filter((line) => line === 'g').length, 1, 'the game\'s header');
+		assert.equal(fields.filter((line) => line === 'm').length, 4, 'the four moves');
+		await server.waitForLine(/Redis lost its journal/, { what: 'the log of the game written again' });
 	});
 
 	it('logs in with the URL\'s password and uses its database', T, async () => {

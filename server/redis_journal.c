@@ -1,0 +1,698 @@
+/*
+ * redis_journal.c - the live games of this instance in the site's Redis:
+ * one ordered queue of writes, fenced by the room's epoch, sent again
+ * after Redis came back (see redis_journal.h).
+ */
+#include "redis_journal.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "instance.h"
+#include "list.h"
+#include "log.h"
+#include "strmap.h"
+
+#define RJ_RETRY_MS 250	  /* writes waiting for Redis are tried this often */
+#define RJ_APPEND_ARGS 13 /* words of an append */
+#define RJ_RECORD_MAX (INSTANCE_ID_MAX + 24) /* "OWNER EPOCH" */
+#define RJ_OWNER_MAX (INSTANCE_ID_MAX + INSTANCE_TOKEN_LEN + 2)
+
+/*
+ * A write to a game: KEYS its record, its stream, this process's set of
+ * owned rooms; ARGV the record it must hold, the entry's id, its field
+ * and value, the room, this process's owner name, the stream's time to
+ * live once over. 1: written (or already was: a write sent again); 0:
+ * the room is another's; -1: the record is gone (Redis lost its data).
+ */
+static const char rj_append_script[] =
+	"local record = redis.call('GET', KEYS[1]) "
+	"if not record then return -1 end "
+	"if record ~= ARGV[1] then return 0 end "
+	"redis.pcall('XADD', KEYS[2], ARGV[2], ARGV[3], ARGV[4]) "
+	"if ARGV[3] == 'g' then "
+	" redis.call('SADD', KEYS[3], ARGV[5]) "
+	" redis.call('SADD', '" SITE_OWNERS_KEY "', ARGV[6]) "
+	"elseif ARGV[3] == 'x' then "
+	" redis.call('SREM', KEYS[3], ARGV[5]) "
+	" redis.call('EXPIRE', KEYS[2], ARGV[7]) "
+	"end "
+	"return 1";
+
+/*
+ * A room's game written whole again, Redis having lost it: KEYS as
+ * above; ARGV the record, its time to live, the room, this process's
+ * owner name, then the stream's entries as id, field, value. 0: the room
+ * is another's.
+ */
+static const char rj_reseed_script[] =
+	"local record = redis.call('GET', KEYS[1]) "
+	"if record and record ~= ARGV[1] then return 0 end "
+	"redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) "
+	"redis.call('DEL', KEYS[2]) "
+	"for i = 5, #ARGV, 3 do "
+	"redis.call('XADD', KEYS[2], ARGV[i], ARGV[i + 1], ARGV[i + 2]) end "
+	"redis.call('SADD', KEYS[3], ARGV[3]) "
+	"redis.call('SADD', '" SITE_OWNERS_KEY "', ARGV[4]) "
+	"return 1";
+
+/*
+ * A room closes (or is given up): KEYS as above; ARGV the record it must
+ * hold, the room. Its record and stream go while they are this owner's.
+ */
+static const char rj_close_script[] =
+	"if redis.call('GET', KEYS[1]) == ARGV[1] then "
+	"redis.call('DEL', KEYS[1], KEYS[2]) end "
+	"redis.call('SREM', KEYS[3], ARGV[2]) "
+	"return 1";
+
+/* One room of this process with a record. */
+struct rj_room {
+	const struct lobby_room *room; /* the lobby's, while it is open */
+	uint64_t epoch;		       /* of this ownership */
+	uint64_t next_op;	       /* the next stream entry's number */
+	bool streamed;		       /* its game is in the stream */
+	bool engine;		       /* against the engine: the record only */
+	bool reseeding;		       /* its game is being written whole */
+	int64_t started_unix_ms;       /* when it began (the game's header) */
+	char record[RJ_RECORD_MAX];    /* "OWNER EPOCH" */
+};
+
+/* One write, queued until Redis answered it. */
+struct rj_write {
+	struct list_node node; /* in rj->writes, in order */
+	struct redis_journal *rj;
+	uint64_t batch;		/* 0: not sealed yet */
+	bool sent;		/* its answer is awaited */
+	bool sent_before;	/* sent once already (Redis went away) */
+	char room[UID_LEN + 1]; /* for the log and fenced() */
+	bool reseed;		/* the room's game written whole */
+	int argc;
+	char **argv; /* argc words, each owned */
+	size_t *argvlen;
+};
+
+/* One per process with --redis; owned by main.c. */
+struct redis_journal {
+	uv_loop_t *loop;
+	struct redis_link *link; /* not owned */
+	char id[INSTANCE_ID_MAX + 1];
+	char owner[RJ_OWNER_MAX]; /* "INSTANCE:TOKEN" */
+	char owned_key[sizeof(SITE_OWNED_PREFIX) + RJ_OWNER_MAX];
+	struct strmap rooms; /* room id -> struct rj_room */
+	struct list writes;  /* struct rj_write, oldest first */
+	uint64_t sealed;     /* the last batch sealed */
+	bool unsealed;	     /* writes since then */
+	bool fenced_told;    /* fenced() was called */
+	bool freeing;	     /* answers change nothing any more */
+	uv_timer_t retry;
+	void (*fenced)(void *ctx, const char *room);
+	void *ctx;
+	struct redis_journal_stats stats;
+};
+
+static void rj_write_free(struct rj_write *w)
+{
+	for (int i = 0; i < w->argc; i++)
+		free(w->argv[i]);
+	free(w->argv);
+	free(w->argvlen);
+	free(w);
+}
+
+static void rj_reseed(struct redis_journal *rj, struct rj_write *w);
+
+/* Takes w out of the queue and frees it. */
+static void rj_done(struct redis_journal *rj, struct rj_write *w)
+{
+	list_remove(&rj->writes, &w->node);
+	rj->stats.queued--;
+	rj_write_free(w);
+}
+
+static void rj_pump(struct redis_journal *rj);
+
+static void rj_on_reply(void *data, const redisReply *reply)
+{
+	struct rj_write *w = data;
+	struct redis_journal *rj = w->rj;
+
+	if (rj->freeing)
+		return; /* redis_journal_free() frees it */
+	if (!reply) {
+		/* Redis went: sent again, in order, once it is back */
+		w->sent = false;
+		w->sent_before = true;
+		uv_timer_again(&rj->retry);
+		return;
+	}
+	if (reply->type == REDIS_REPLY_INTEGER && reply->integer == 0) {
+		/* Another instance took the room over: nothing after this
+		 * write is told, and main stops this process. */
+		rj->stats.fenced++;
+		if (!rj->fenced_told) {
+			rj->fenced_told = true;
+			log_error("room " LOG_ROOM " was taken over by another "
+				  "instance: this one lost its lease",
+				  w->room);
+			rj->fenced(rj->ctx, w->room);
+		}
+		return;
+	}
+	if (reply->type == REDIS_REPLY_INTEGER && reply->integer < 0) {
+		/* Redis lost the room (restarted without its data) */
+		rj_reseed(rj, w);
+		rj_done(rj, w);
+		return;
+	}
+	if (reply->type == REDIS_REPLY_ERROR)
+		log_error("redis: a write of room " LOG_ROOM " failed: %s",
+			  w->room, reply->str);
+	else
+		rj->stats.writes++;
+	if (w->reseed) {
+		struct rj_room *r = strmap_get(&rj->rooms, w->room);
+
+		if (r)
+			r->reseeding = false;
+	}
+	rj_done(rj, w);
+}
+
+/* Sends the writes not sent yet, in order, while the link takes them. */
+static void rj_pump(struct redis_journal *rj)
+{
+	for (struct list_node *n = rj->writes.head; n; n = n->next) {
+		struct rj_write *w = list_entry(n, struct rj_write, node);
+
+		if (w->sent)
+			continue;
+		if (redis_link_command_argv(rj->link, rj_on_reply, w, w->argc,
+					    (const char **)w->argv, w->argvlen))
+			return; /* down: the retry timer comes back */
+		w->sent = true;
+		if (w->sent_before)
+			rj->stats.resent++;
+	}
+}
+
+static void rj_on_retry(uv_timer_t *timer)
+{
+	struct redis_journal *rj = timer->data;
+
+	rj_pump(rj);
+	for (struct list_node *n = rj->writes.head; n; n = n->next)
+		if (!list_entry(n, struct rj_write, node)->sent)
+			return; /* still down: again */
+	uv_timer_stop(timer);
+}
+
+/*
+ * Queues a write of room: argc words (NUL-terminated), and sends it. The
+ * write, or NULL on out of memory (logged).
+ */
+static struct rj_write *rj_queue(struct redis_journal *rj, const char *room,
+				 int argc, const char *const *argv)
+{
+	struct rj_write *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		goto oom;
+	w->argv = calloc((size_t)argc, sizeof(*w->argv));
+	w->argvlen = calloc((size_t)argc, sizeof(*w->argvlen));
+	if (!w->argv || !w->argvlen) {
+		rj_write_free(w);
+		goto oom;
+	}
+	w->rj = rj;
+	snprintf(w->room, sizeof(w->room), "%s", room);
+	for (int i = 0; i < argc; i++) {
+		w->argvlen[i] = strlen(argv[i]);
+		w->argv[i] = malloc(w->argvlen[i] + 1);
+		if (!w->argv[i]) {
+			w->argc = i;
+			rj_write_free(w);
+			goto oom;
+		}
+		memcpy(w->argv[i], argv[i], w->argvlen[i] + 1);
+	}
+	w->argc = argc;
+	list_append(&rj->writes, &w->node);
+	rj->stats.queued++;
+	rj->unsealed = true;
+	rj_pump(rj);
+	return w;
+oom:
+	log_error("out of memory journalling room " LOG_ROOM " in redis", room);
+	return NULL;
+}
+
+static void rj_keys(const char *room, char *record_key, size_t record_size,
+		    char *game_key, size_t game_size)
+{
+	snprintf(record_key, record_size, "%s%s", SITE_ROOM_PREFIX, room);
+	snprintf(game_key, game_size, "%s%s", SITE_GAME_PREFIX, room);
+}
+
+/* Appends field and value to room's stream, fenced by its epoch. */
+static void rj_append(struct redis_journal *rj, const char *room,
+		      struct rj_room *r, const char *field, const char *value)
+{
+	char record_key[sizeof(SITE_ROOM_PREFIX) + UID_LEN];
+	char game_key[sizeof(SITE_GAME_PREFIX) + UID_LEN];
+	char entry[48], ttl[16];
+	const char *argv[] = {
+		"EVAL",	       rj_append_script, "3",	record_key, game_key,
+		rj->owned_key, r->record,	 entry, field,	    value,
+		room,	       rj->owner,	 ttl
+	};
+
+	_Static_assert(sizeof(argv) / sizeof(*argv) == RJ_APPEND_ARGS,
+		       "the words of an append");
+	rj_keys(room, record_key, sizeof(record_key), game_key,
+		sizeof(game_key));
+	snprintf(entry, sizeof(entry), "%" PRIu64 "-%" PRIu64, r->epoch,
+		 r->next_op++);
+	snprintf(ttl, sizeof(ttl), "%d", SITE_OVER_TTL_S);
+	rj_queue(rj, room, RJ_APPEND_ARGS, argv);
+}
+
+/* The game's header: JSON, NULL on out of memory (free() it). */
+static char *rj_header(const struct lobby_room *room, int64_t started_unix_ms)
+{
+	const struct game *game = &room->game;
+	char tc[TIME_CONTROL_TEXT_MAX];
+	cJSON *root = cJSON_CreateObject();
+	char *text = NULL;
+
+	if (!root)
+		return NULL;
+	time_control_format(game->clock.tc, tc, sizeof(tc));
+	if (!cJSON_AddNumberToObject(root, "size", game->board.size) ||
+	    !cJSON_AddStringToObject(root, "rule", rule_name(game->rule)) ||
+	    !cJSON_AddStringToObject(
+		    root, "full",
+		    game->full_board == FULL_BOARD_DRAW ? "draw" : "back") ||
+	    !cJSON_AddStringToObject(root, "tc", tc) ||
+	    !cJSON_AddNumberToObject(root, "started",
+				     (double)started_unix_ms) ||
+	    !cJSON_AddStringToObject(root, "rematch_of", room->rematch_of) ||
+	    !cJSON_AddBoolToObject(root, "private", room->private))
+		goto out;
+	for (enum role role = ROLE_FRONT; role <= ROLE_BACK; role++) {
+		const struct lobby_player *p = room->seats[role];
+		cJSON *player = cJSON_AddObjectToObject(root, role_name(role));
+
+		if (!player ||
+		    !cJSON_AddStringToObject(player, "uid", p ? p->uid : "") ||
+		    !cJSON_AddStringToObject(player, "name", p ? p->name : ""))
+			goto out;
+	}
+	text = cJSON_PrintUnformatted(root);
+out:
+	cJSON_Delete(root);
+	return text;
+}
+
+/* "FRONT_MS BACK_MS" of room's clocks as they stand; "-1 -1" untimed. */
+static void rj_clocks(const struct lobby_room *room, char *out, size_t size)
+{
+	const struct fischer *clock = &room->game.clock;
+
+	if (!time_control_timed(clock->tc))
+		snprintf(out, size, "-1 -1");
+	else
+		snprintf(out, size, "%" PRId64 " %" PRId64,
+			 clock->left_ms[ROLE_FRONT], clock->left_ms[ROLE_BACK]);
+}
+
+static struct rj_room *rj_room_new(struct redis_journal *rj, const char *room,
+				   uint64_t epoch)
+{
+	struct rj_room *r = calloc(1, sizeof(*r));
+
+	if (!r || strmap_put(&rj->rooms, room, r)) {
+		free(r);
+		log_error("out of memory journalling room " LOG_ROOM
+			  " in redis",
+			  room);
+		return NULL;
+	}
+	r->epoch = epoch;
+	r->next_op = 1;
+	snprintf(r->record, sizeof(r->record), "%s %" PRIu64, rj->id, epoch);
+	rj->stats.rooms++;
+	return r;
+}
+
+/* The room opened here: its record, unless it has one (sent again). */
+static void rj_opened(struct redis_journal *rj, const struct lobby_room *room)
+{
+	char record_key[sizeof(SITE_ROOM_PREFIX) + UID_LEN];
+	char game_key[sizeof(SITE_GAME_PREFIX) + UID_LEN];
+	char ttl[16];
+	struct rj_room *r = rj_room_new(rj, room->id, 1);
+	const char *argv[6];
+
+	if (!r)
+		return;
+	r->room = room;
+	r->engine = room->ai_role != ROLE_NONE;
+	rj_keys(room->id, record_key, sizeof(record_key), game_key,
+		sizeof(game_key));
+	snprintf(ttl, sizeof(ttl), "%d", SITE_RECORD_TTL_S);
+	argv[0] = "SET";
+	argv[1] = record_key;
+	argv[2] = r->record;
+	argv[3] = "NX";
+	argv[4] = "EX";
+	argv[5] = ttl;
+	rj_queue(rj, room->id, 6, argv);
+}
+
+/* The room's record and stream go, while they are ours at record. */
+static void rj_close(struct redis_journal *rj, const char *room,
+		     const char *record)
+{
+	char record_key[sizeof(SITE_ROOM_PREFIX) + UID_LEN];
+	char game_key[sizeof(SITE_GAME_PREFIX) + UID_LEN];
+	const char *argv[] = { "EVAL",	 rj_close_script, "3",	  record_key,
+			       game_key, rj->owned_key,	  record, room };
+
+	rj_keys(room, record_key, sizeof(record_key), game_key,
+		sizeof(game_key));
+	rj_queue(rj, room, 8, argv);
+}
+
+static void rj_moved(struct redis_journal *rj, const struct lobby_room *room,
+		     struct rj_room *r, int64_t started_unix_ms)
+{
+	const struct game *game = &room->game;
+	int seq = game->moves_played - 1;
+	char value[96], clocks[48];
+
+	if (!r->streamed) {
+		char *header = rj_header(room, started_unix_ms);
+
+		r->started_unix_ms = started_unix_ms;
+		if (!header) {
+			log_error("out of memory journalling room " LOG_ROOM
+				  " in redis",
+				  room->id);
+			return;
+		}
+		rj_append(rj, room->id, r, "g", header);
+		free(header);
+		r->streamed = true;
+	}
+	rj_clocks(room, clocks, sizeof(clocks));
+	snprintf(value, sizeof(value), "%d %d %s", seq, game->history[seq],
+		 clocks);
+	rj_append(rj, room->id, r, "m", value);
+}
+
+/* A word of a reseed, formatted; NULL on out of memory. */
+static char *rj_word(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static char *rj_word(const char *fmt, ...)
+{
+	va_list ap;
+	char *word;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		return NULL;
+	word = malloc((size_t)len + 1);
+	if (!word)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(word, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	return word;
+}
+
+/*
+ * Redis lost w's room (it restarted without its data): the room's game
+ * is written whole again as it stands now, its record with it, unless
+ * that is on its way already. The writes of the room queued before it
+ * are part of what stands now.
+ */
+static void rj_reseed(struct redis_journal *rj, struct rj_write *w)
+{
+	struct rj_room *r = strmap_get(&rj->rooms, w->room);
+	const struct game *game;
+	char record_key[sizeof(SITE_ROOM_PREFIX) + UID_LEN];
+	char game_key[sizeof(SITE_GAME_PREFIX) + UID_LEN];
+	char ttl[16], clocks[48];
+	char **words;
+	int count, n = 0, fixed = 11;
+	struct rj_write *sent;
+
+	if (!r || r->reseeding || !r->room || r->engine)
+		return;
+	game = &r->room->game;
+	log_warn("room " LOG_ROOM ": Redis lost its journal (it restarted "
+		 "without its data): written whole again",
+		 w->room);
+	count = fixed +
+		3 * (1 + game->moves_played + (game->to_move == ROLE_NONE));
+	words = calloc((size_t)count, sizeof(*words));
+	if (!words)
+		return;
+	rj_keys(w->room, record_key, sizeof(record_key), game_key,
+		sizeof(game_key));
+	snprintf(ttl, sizeof(ttl), "%d", SITE_RECORD_TTL_S);
+	words[n++] = rj_word("EVAL");
+	words[n++] = rj_word("%s", rj_reseed_script);
+	words[n++] = rj_word("3");
+	words[n++] = rj_word("%s", record_key);
+	words[n++] = rj_word("%s", game_key);
+	words[n++] = rj_word("%s", rj->owned_key);
+	words[n++] = rj_word("%s", r->record);
+	words[n++] = rj_word("%s", ttl);
+	words[n++] = rj_word("%s", w->room);
+	words[n++] = rj_word("%s", rj->owner);
+	words[n++] = rj_word("%" PRIu64 "-%" PRIu64, r->epoch, r->next_op++);
+	words[n++] = rj_word("g");
+	words[n++] = rj_header(r->room, r->started_unix_ms);
+	rj_clocks(r->room, clocks, sizeof(clocks));
+	for (int seq = 0; seq < game->moves_played; seq++) {
+		words[n++] =
+			rj_word("%" PRIu64 "-%" PRIu64, r->epoch, r->next_op++);
+		words[n++] = rj_word("m");
+		words[n++] = rj_word("%d %d %s", seq, game->history[seq],
+				     seq == game->moves_played - 1 ? clocks :
+								     "-1 -1");
+	}
+	if (game->to_move == ROLE_NONE) {
+		words[n++] =
+			rj_word("%" PRIu64 "-%" PRIu64, r->epoch, r->next_op++);
+		words[n++] = rj_word("x");
+		words[n++] = rj_word("%s", "");
+	}
+	for (int i = 0; i < n; i++)
+		if (!words[i])
+			goto out;
+	sent = rj_queue(rj, w->room, n, (const char *const *)words);
+	if (sent) {
+		sent->reseed = true;
+		r->reseeding = true;
+	}
+out:
+	for (int i = 0; i < n; i++)
+		free(words[i]);
+	free(words);
+}
+
+static void rj_record(void *ctx, enum lobby_record type,
+		      const struct lobby_room *room, int64_t started_unix_ms)
+{
+	struct redis_journal *rj = ctx;
+	struct rj_room *r;
+	char value[64], clocks[48];
+
+	if (type == RECORD_ROOM_OPENED) {
+		rj_opened(rj, room);
+		return;
+	}
+	r = strmap_get(&rj->rooms, room->id);
+	if (!r)
+		return; /* out of memory when it opened: logged then */
+	switch (type) {
+	case RECORD_MOVE:
+		if (!r->engine)
+			rj_moved(rj, room, r, started_unix_ms);
+		break;
+	case RECORD_TAKEBACK:
+		if (!r->engine && r->streamed) {
+			rj_clocks(room, clocks, sizeof(clocks));
+			snprintf(value, sizeof(value), "%d %s",
+				 room->game.moves_played, clocks);
+			rj_append(rj, room->id, r, "t", value);
+		}
+		break;
+	case RECORD_GAME_OVER:
+		if (!r->engine && r->streamed)
+			rj_append(rj, room->id, r, "x", "");
+		break;
+	case RECORD_ROOM_CLOSED:
+		rj_close(rj, room->id, r->record);
+		strmap_del(&rj->rooms, room->id);
+		free(r);
+		rj->stats.rooms--;
+		break;
+	case RECORD_ROOM_OPENED:
+		break;
+	}
+}
+
+int redis_journal_adopt(struct redis_journal *rj, const struct lobby_room *room,
+			uint64_t epoch, int64_t started_unix_ms)
+{
+	struct rj_room *r = rj_room_new(rj, room->id, epoch);
+
+	if (!r)
+		return -ENOMEM;
+	r->room = room;
+	r->streamed = true;
+	r->started_unix_ms = started_unix_ms;
+	return 0;
+}
+
+void redis_journal_abandon(struct redis_journal *rj, const char *room,
+			   uint64_t epoch)
+{
+	char record[RJ_RECORD_MAX];
+
+	snprintf(record, sizeof(record), "%s %" PRIu64, rj->id, epoch);
+	rj_close(rj, room, record);
+}
+
+static bool rj_unsealed(const void *ctx)
+{
+	const struct redis_journal *rj = ctx;
+
+	return rj->unsealed;
+}
+
+static void rj_seal(void *ctx, uint64_t batch)
+{
+	struct redis_journal *rj = ctx;
+
+	/* the unsealed writes are the last ones */
+	for (struct list_node *n = rj->writes.tail; n; n = n->prev) {
+		struct rj_write *w = list_entry(n, struct rj_write, node);
+
+		if (w->batch)
+			break;
+		w->batch = batch;
+	}
+	rj->sealed = batch;
+	rj->unsealed = false;
+}
+
+static uint64_t rj_acked(const void *ctx)
+{
+	const struct redis_journal *rj = ctx;
+	const struct rj_write *w =
+		list_first(&rj->writes, struct rj_write, node);
+
+	if (!w)
+		return UINT64_MAX;
+	return w->batch ? w->batch - 1 : rj->sealed;
+}
+
+static bool rj_failing(const void *ctx)
+{
+	const struct redis_journal *rj = ctx;
+	struct redis_link_stats link;
+
+	redis_link_stats(rj->link, &link);
+	return !link.up || rj->fenced_told;
+}
+
+struct journal_mirror redis_journal_mirror(struct redis_journal *rj)
+{
+	return (struct journal_mirror){ .record = rj_record,
+					.unsealed = rj_unsealed,
+					.seal = rj_seal,
+					.acked = rj_acked,
+					.failing = rj_failing,
+					.ctx = rj };
+}
+
+const char *redis_journal_owner(const struct redis_journal *rj)
+{
+	return rj->owner;
+}
+
+struct redis_journal *
+redis_journal_new(uv_loop_t *loop, struct redis_link *link, const char *id,
+		  const char *token,
+		  void (*fenced)(void *ctx, const char *room), void *ctx)
+{
+	struct redis_journal *rj = calloc(1, sizeof(*rj));
+
+	if (!rj)
+		return NULL;
+	rj->loop = loop;
+	rj->link = link;
+	snprintf(rj->id, sizeof(rj->id), "%s", id);
+	snprintf(rj->owner, sizeof(rj->owner), "%s:%s", id, token);
+	snprintf(rj->owned_key, sizeof(rj->owned_key), "%s%s",
+		 SITE_OWNED_PREFIX, rj->owner);
+	rj->fenced = fenced;
+	rj->ctx = ctx;
+	strmap_init(&rj->rooms);
+	uv_timer_init(loop, &rj->retry);
+	rj->retry.data = rj;
+	uv_timer_start(&rj->retry, rj_on_retry, RJ_RETRY_MS, RJ_RETRY_MS);
+	uv_timer_stop(&rj->retry); /* armed by uv_timer_again() */
+	return rj;
+}
+
+static void rj_free_room(void *ctx, const char *key, void *value)
+{
+	(void)ctx;
+	(void)key;
+	free(value);
+}
+
+static void rj_closed(uv_handle_t *handle)
+{
+	struct redis_journal *rj = handle->data;
+
+	while (!list_is_empty(&rj->writes)) {
+		struct rj_write *w =
+			list_first(&rj->writes, struct rj_write, node);
+
+		list_remove(&rj->writes, &w->node);
+		rj_write_free(w);
+	}
+	strmap_each(&rj->rooms, rj_free_room, NULL);
+	strmap_release(&rj->rooms);
+	free(rj);
+}
+
+void redis_journal_free(struct redis_journal *rj)
+{
+	if (!rj)
+		return;
+	rj->freeing = true;
+	uv_close((uv_handle_t *)&rj->retry, rj_closed);
+}
+
+void redis_journal_stats(const struct redis_journal *rj,
+			 struct redis_journal_stats *out)
+{
+	*out = rj->stats;
+}
