@@ -18,6 +18,12 @@
  * engine are logged, not saved; without a store (NULL) every fact is only
  * logged and nothing is held.
  *
+ * With --redis every fact also goes to a mirror (journal_set_mirror():
+ * the site's Redis, server/redis_journal.c), whose writes are answered
+ * later: a batch is durable once the store committed it and the mirror
+ * answered every write of it; while the mirror is failing (Redis away)
+ * the hub pauses the games as for a failing store.
+ *
  * On the event loop's thread only.
  */
 #ifndef GOMOKU_JOURNAL_H

@@ -71,6 +71,22 @@ static const char rj_close_script[] =
 	"redis.call('SREM', KEYS[3], ARGV[2]) "
 	"return 1";
 
+/* The scripts, sent by their SHA-1 once Redis has them (rj_pump()). */
+enum rj_script {
+	RJ_APPEND,
+	RJ_RESEED,
+	RJ_CLOSE,
+	RJ_SCRIPTS
+};
+
+static const char *const rj_scripts[RJ_SCRIPTS] = {
+	[RJ_APPEND] = rj_append_script,
+	[RJ_RESEED] = rj_reseed_script,
+	[RJ_CLOSE] = rj_close_script,
+};
+
+#define RJ_SHA_LEN 40 /* hex digits of a script's SHA-1 */
+
 /* One room of this process with a record. */
 struct rj_room {
 	const struct lobby_room *room; /* the lobby's, while it is open */
@@ -87,13 +103,15 @@ struct rj_room {
 struct rj_write {
 	struct list_node node; /* in rj->writes, in order */
 	struct redis_journal *rj;
+	uint64_t seq;		/* its place in the queue */
 	uint64_t batch;		/* 0: not sealed yet */
 	bool sent;		/* its answer is awaited */
 	bool sent_before;	/* sent once already (Redis went away) */
 	char room[UID_LEN + 1]; /* for the log and fenced() */
 	bool reseed;		/* the room's game written whole */
+	int script;		/* argv[1]'s enum rj_script; -1: no script */
 	int argc;
-	char **argv; /* argc words, each owned */
+	char **argv; /* argc words, in the same allocation */
 	size_t *argvlen;
 };
 
@@ -104,12 +122,22 @@ struct redis_journal {
 	char id[INSTANCE_ID_MAX + 1];
 	char owner[RJ_OWNER_MAX]; /* "INSTANCE:TOKEN" */
 	char owned_key[sizeof(SITE_OWNED_PREFIX) + RJ_OWNER_MAX];
-	struct strmap rooms; /* room id -> struct rj_room */
-	struct list writes;  /* struct rj_write, oldest first */
-	uint64_t sealed;     /* the last batch sealed */
-	bool unsealed;	     /* writes since then */
-	bool fenced_told;    /* fenced() was called */
-	bool freeing;	     /* answers change nothing any more */
+	struct strmap rooms;	    /* room id -> struct rj_room */
+	struct list writes;	    /* struct rj_write, oldest first */
+	struct rj_write *next_send; /* the first not sent (those before are);
+				     * NULL: every one is */
+	uint64_t queued_seq;	    /* writes queued so far */
+	uint64_t sealed;	    /* the last batch sealed */
+	bool unsealed;		    /* writes since then */
+	bool fenced_told;	    /* fenced() was called */
+	bool freeing;		    /* answers change nothing any more */
+	uint64_t loaded_on; /* the link's connection the scripts were sent
+			      * to (redis_link_stats().connects) */
+	char sha[RJ_SCRIPTS][RJ_SHA_LEN + 1]; /* "": EVAL it whole */
+	struct rj_loading {
+		struct redis_journal *rj;
+		enum rj_script script;
+	} loading[RJ_SCRIPTS];
 	uv_timer_t retry;
 	void (*fenced)(void *ctx, const char *room);
 	void *ctx;
@@ -118,11 +146,7 @@ struct redis_journal {
 
 static void rj_write_free(struct rj_write *w)
 {
-	for (int i = 0; i < w->argc; i++)
-		free(w->argv[i]);
-	free(w->argv);
-	free(w->argvlen);
-	free(w);
+	free(w); /* its words with it */
 }
 
 static void rj_reseed(struct redis_journal *rj, struct rj_write *w);
@@ -137,6 +161,15 @@ static void rj_done(struct redis_journal *rj, struct rj_write *w)
 
 static void rj_pump(struct redis_journal *rj);
 
+/* w's answer did not come: w and what follows go again, in order. */
+static void rj_unsend(struct redis_journal *rj, struct rj_write *w)
+{
+	w->sent = false;
+	if (!rj->next_send || w->seq < rj->next_send->seq)
+		rj->next_send = w;
+	uv_timer_again(&rj->retry);
+}
+
 static void rj_on_reply(void *data, const redisReply *reply)
 {
 	struct rj_write *w = data;
@@ -146,9 +179,8 @@ static void rj_on_reply(void *data, const redisReply *reply)
 		return; /* redis_journal_free() frees it */
 	if (!reply) {
 		/* Redis went: sent again, in order, once it is back */
-		w->sent = false;
+		rj_unsend(rj, w);
 		w->sent_before = true;
-		uv_timer_again(&rj->retry);
 		return;
 	}
 	if (reply->type == REDIS_REPLY_INTEGER && reply->integer == 0) {
@@ -170,6 +202,14 @@ static void rj_on_reply(void *data, const redisReply *reply)
 		rj_done(rj, w);
 		return;
 	}
+	if (reply->type == REDIS_REPLY_ERROR &&
+	    !strncmp(reply->str, "NOSCRIPT", 8)) {
+		/* its scripts were flushed: sent whole again, and the rest */
+		memset(rj->sha, 0, sizeof(rj->sha));
+		rj->loaded_on = 0;
+		rj_unsend(rj, w);
+		return;
+	}
 	if (reply->type == REDIS_REPLY_ERROR)
 		log_error("redis: a write of room " LOG_ROOM " failed: %s",
 			  w->room, reply->str);
@@ -184,21 +224,79 @@ static void rj_on_reply(void *data, const redisReply *reply)
 	rj_done(rj, w);
 }
 
+static void rj_on_loaded(void *data, const redisReply *reply)
+{
+	struct rj_loading *loading = data;
+
+	if (loading->rj->freeing || !reply ||
+	    reply->type != REDIS_REPLY_STRING || reply->len != RJ_SHA_LEN)
+		return;
+	memcpy(loading->rj->sha[loading->script], reply->str, RJ_SHA_LEN + 1);
+}
+
+/*
+ * On each new connection, the scripts first (SCRIPT LOAD, ahead of every
+ * write on it): the writes sent once Redis answered go by SHA-1
+ * (EVALSHA), without the script's text. Those before go whole.
+ */
+static void rj_load_scripts(struct redis_journal *rj)
+{
+	struct redis_link_stats link;
+
+	redis_link_stats(rj->link, &link);
+	if (!link.up || link.connects == rj->loaded_on)
+		return;
+	memset(rj->sha, 0, sizeof(rj->sha));
+	for (int i = 0; i < RJ_SCRIPTS; i++) {
+		rj->loading[i] = (struct rj_loading){ rj, (enum rj_script)i };
+		if (redis_link_command(rj->link, rj_on_loaded, &rj->loading[i],
+				       "SCRIPT LOAD %s", rj_scripts[i]))
+			return;
+	}
+	rj->loaded_on = link.connects;
+}
+
+/* Sends w: by the script's SHA-1 when Redis has it. 0, or -ENOTCONN. */
+static int rj_send(struct redis_journal *rj, struct rj_write *w)
+{
+	const char *words[RJ_APPEND_ARGS];
+	const char **argv = (const char **)w->argv;
+	size_t lens[RJ_APPEND_ARGS];
+	const size_t *argvlen = w->argvlen;
+
+	if (w->script >= 0 && rj->sha[w->script][0] &&
+	    w->argc <= RJ_APPEND_ARGS) {
+		memcpy(words, w->argv, (size_t)w->argc * sizeof(*words));
+		memcpy(lens, w->argvlen, (size_t)w->argc * sizeof(*lens));
+		words[0] = "EVALSHA";
+		lens[0] = 7;
+		words[1] = rj->sha[w->script];
+		lens[1] = RJ_SHA_LEN;
+		argv = words;
+		argvlen = lens;
+	}
+	return redis_link_command_argv(rj->link, rj_on_reply, w, w->argc, argv,
+				       argvlen);
+}
+
 /* Sends the writes not sent yet, in order, while the link takes them. */
 static void rj_pump(struct redis_journal *rj)
 {
-	for (struct list_node *n = rj->writes.head; n; n = n->next) {
+	rj_load_scripts(rj);
+	for (struct list_node *n = rj->next_send ? &rj->next_send->node : NULL;
+	     n; n = n->next) {
 		struct rj_write *w = list_entry(n, struct rj_write, node);
 
+		rj->next_send = w;
 		if (w->sent)
 			continue;
-		if (redis_link_command_argv(rj->link, rj_on_reply, w, w->argc,
-					    (const char **)w->argv, w->argvlen))
+		if (rj_send(rj, w))
 			return; /* down: the retry timer comes back */
 		w->sent = true;
 		if (w->sent_before)
 			rj->stats.resent++;
 	}
+	rj->next_send = NULL;
 }
 
 static void rj_on_retry(uv_timer_t *timer)
@@ -206,10 +304,8 @@ static void rj_on_retry(uv_timer_t *timer)
 	struct redis_journal *rj = timer->data;
 
 	rj_pump(rj);
-	for (struct list_node *n = rj->writes.head; n; n = n->next)
-		if (!list_entry(n, struct rj_write, node)->sent)
-			return; /* still down: again */
-	uv_timer_stop(timer);
+	if (!rj->next_send)
+		uv_timer_stop(timer);
 }
 
 /*
@@ -219,30 +315,43 @@ static void rj_on_retry(uv_timer_t *timer)
 static struct rj_write *rj_queue(struct redis_journal *rj, const char *room,
 				 int argc, const char *const *argv)
 {
-	struct rj_write *w = calloc(1, sizeof(*w));
+	size_t lens[RJ_APPEND_ARGS], bytes = 0;
+	struct rj_write *w;
+	char *text;
 
+	/* one allocation: the write, its words' pointers, lengths and text */
+	for (int i = 0; i < argc; i++) {
+		size_t len = strlen(argv[i]);
+
+		if (i < RJ_APPEND_ARGS)
+			lens[i] = len;
+		bytes += len + 1;
+	}
+	w = calloc(1, sizeof(*w) +
+			      (size_t)argc * (sizeof(char *) + sizeof(size_t)) +
+			      bytes);
 	if (!w)
 		goto oom;
-	w->argv = calloc((size_t)argc, sizeof(*w->argv));
-	w->argvlen = calloc((size_t)argc, sizeof(*w->argvlen));
-	if (!w->argv || !w->argvlen) {
-		rj_write_free(w);
-		goto oom;
-	}
+	w->argv = (char **)(w + 1);
+	w->argvlen = (size_t *)(w->argv + argc);
+	text = (char *)(w->argvlen + argc);
+	w->script = -1;
+	for (int i = 0; i < RJ_SCRIPTS && argc > 1; i++)
+		if (argv[1] == rj_scripts[i])
+			w->script = i;
 	w->rj = rj;
 	snprintf(w->room, sizeof(w->room), "%s", room);
 	for (int i = 0; i < argc; i++) {
-		w->argvlen[i] = strlen(argv[i]);
-		w->argv[i] = malloc(w->argvlen[i] + 1);
-		if (!w->argv[i]) {
-			w->argc = i;
-			rj_write_free(w);
-			goto oom;
-		}
-		memcpy(w->argv[i], argv[i], w->argvlen[i] + 1);
+		w->argvlen[i] = i < RJ_APPEND_ARGS ? lens[i] : strlen(argv[i]);
+		w->argv[i] = text;
+		memcpy(text, argv[i], w->argvlen[i] + 1);
+		text += w->argvlen[i] + 1;
 	}
 	w->argc = argc;
+	w->seq = ++rj->queued_seq;
 	list_append(&rj->writes, &w->node);
+	if (!rj->next_send)
+		rj->next_send = w;
 	rj->stats.queued++;
 	rj->unsealed = true;
 	rj_pump(rj);
