@@ -188,6 +188,8 @@ struct cluster_remote {
 	bool gone;			    /* replaced, or its relay said D */
 	bool compact;
 	bool replaced;	       /* send X after the queue, then free */
+	bool lost;	       /* a message to it did not get there: send
+				* L, and count it dropped */
 	struct outqueue out;   /* held for the journal */
 	bool unflushed;	       /* in cl->unflushed */
 	struct list_node node; /* there */
@@ -213,6 +215,7 @@ struct cluster {
 	void *claiming_ctx;
 	struct list deferred; /* struct cluster_deferred, meanwhile */
 	uint64_t lease_ms;    /* the instances' lease */
+	bool subscribed_once; /* the subscription came up before */
 	uv_timer_t sweep;
 	bool stopped;
 	struct cluster_stats stats;
@@ -1051,18 +1054,86 @@ void cluster_deliver(struct cluster *cl, void *conn, const struct event *ev)
 	cluster_queue(cl, r, ev);
 }
 
-/* Sends what r holds that the journal has saved; true when all went. */
-static bool cluster_flush_one(struct cluster *cl, struct cluster_remote *r)
+/* An E's PUBLISH, until its answer. */
+struct cluster_told {
+	struct cluster *cl;
+	char key[CLUSTER_CONN_KEY_MAX]; /* the remote's */
+};
+
+/* r missed a message: it is resynced by a reconnection (L), soon. */
+static void cluster_mark_lost(struct cluster *cl, struct cluster_remote *r)
+{
+	if (r->lost || r->gone)
+		return;
+	r->lost = true;
+	if (!r->unflushed) {
+		r->unflushed = true;
+		list_append(&cl->unflushed, &r->node);
+	}
+}
+
+/* Nobody heard an E (the relay's subscription was away): resync. */
+static void cluster_on_told(void *data, const redisReply *reply)
+{
+	struct cluster_told *told = data;
+	struct cluster_remote *r;
+
+	if (reply && reply->type == REDIS_REPLY_INTEGER &&
+	    reply->integer == 0 && !told->cl->stopped) {
+		r = strmap_get(&told->cl->remotes, told->key);
+		if (r)
+			cluster_mark_lost(told->cl, r);
+	}
+	free(told);
+}
+
+/* What cluster_flush_one() did with a remote. */
+enum cluster_flushed {
+	FLUSH_HELD,  /* some wait for the journal (or Redis): later */
+	FLUSH_DONE,  /* all went */
+	FLUSH_FREED, /* it missed a message: told to reconnect, and freed */
+};
+
+static void cluster_on_gone(struct cluster *cl, const char *key, bool leaving);
+
+/*
+ * Sends what r holds that the journal has saved. A
+ * message that cannot be sent (Redis away), or that the relay did not
+ * hear, leaves its player behind: the relay is told to close its
+ * session with 1012 (L) once Redis takes messages again, and the page
+ * resumes the seat from the whole position.
+ */
+static enum cluster_flushed cluster_flush_one(struct cluster *cl,
+					      struct cluster_remote *r)
 {
 	struct outentry *msg;
+	struct cluster_told *told;
 
-	while ((msg = outqueue_peek(&r->out)) &&
+	while (!r->lost && (msg = outqueue_peek(&r->out)) &&
 	       journal_durable(cl->journal, msg->batch)) {
-		cluster_send(cl, r->instance, 'E', r->id,
-			     outbuf_payload(msg->buf), msg->buf->len);
+		told = malloc(sizeof(*told));
+		if (told) {
+			told->cl = cl;
+			snprintf(told->key, sizeof(told->key), "%s", r->key);
+		}
+		if (cluster_publish(cl, r->instance, 'E', r->id,
+				    outbuf_payload(msg->buf), msg->buf->len,
+				    told ? cluster_on_told : NULL, told)) {
+			free(told);
+			r->lost = true;
+		}
 		outqueue_pop(&r->out);
 	}
-	return !outqueue_peek(&r->out);
+	if (r->lost) {
+		while (outqueue_peek(&r->out))
+			outqueue_pop(&r->out);
+		if (cluster_publish(cl, r->instance, 'L', r->id, "", 0, NULL,
+				    NULL))
+			return FLUSH_HELD; /* Redis away: later */
+		cluster_on_gone(cl, r->key, false);
+		return FLUSH_FREED;
+	}
+	return outqueue_peek(&r->out) ? FLUSH_HELD : FLUSH_DONE;
 }
 
 void cluster_flush(struct cluster *cl)
@@ -1072,10 +1143,12 @@ void cluster_flush(struct cluster *cl)
 	while (node) {
 		struct cluster_remote *r =
 			list_entry(node, struct cluster_remote, node);
+		enum cluster_flushed flushed;
 
 		node = node->next;
-		if (!cluster_flush_one(cl, r))
-			continue; /* the journal is failing: later */
+		flushed = cluster_flush_one(cl, r);
+		if (flushed != FLUSH_DONE)
+			continue; /* the journal is failing, or r is gone */
 		list_remove(&cl->unflushed, &r->node);
 		r->unflushed = false;
 		if (r->replaced) {
@@ -1311,6 +1384,10 @@ static void cluster_on_relayed(struct cluster *cl, char kind, const char *from,
 		strmap_del(&cl->relays, t->id_text);
 		t->state = TICKET_DONE;
 		cluster_tell(cl, t->conn, EVENT_REPLACED);
+		return;
+	case 'L':
+		cl->sessions.close(cl->sessions.ctx, t->conn, 1012,
+				   "messages were lost: connect again");
 		return;
 	case 'V':
 		/* Refused by the owner: a spectator, or an invite's guest. */
@@ -1642,6 +1719,41 @@ static void cluster_on_sweep(uv_timer_t *timer)
 	cluster_route_held(cl);
 }
 
+/* A ticket that may have missed messages: its page connects again. */
+static void cluster_resync_one(struct cluster *cl, struct cluster_ticket *t)
+{
+	if (!t->conn ||
+	    (t->state != TICKET_RELAYED && t->state != TICKET_WAITING))
+		return;
+	cl->sessions.close(cl->sessions.ctx, t->conn, 1012,
+			   "the site's Redis was away: connect again");
+}
+
+/*
+ * The subscription is up. Again after a drop: whatever was published to
+ * this instance meanwhile is lost (a board, a pairing), so every session
+ * relayed elsewhere or waiting in the site's queue is closed with 1012:
+ * its page connects again and resumes the seat from the whole position,
+ * or queues again.
+ */
+static void cluster_on_subscribed(void *data)
+{
+	struct cluster *cl = data;
+	struct list_node *node;
+
+	if (!cl->subscribed_once) {
+		cl->subscribed_once = true;
+		return;
+	}
+	if (cl->stopped)
+		return;
+	log_warn("cluster: subscribed again after a drop: relayed and "
+		 "waiting players connect again");
+	for (node = cl->tickets.head; node; node = node->next)
+		cluster_resync_one(cl, list_entry(node, struct cluster_ticket,
+						  node));
+}
+
 /* --- life ------------------------------------------------------------ */
 
 struct cluster *cluster_new(uv_loop_t *loop, struct redis_link *link,
@@ -1671,6 +1783,7 @@ struct cluster *cluster_new(uv_loop_t *loop, struct redis_link *link,
 		free(cl);
 		return NULL;
 	}
+	redis_link_on_up(cl->sub, cluster_on_subscribed, cl);
 	uv_timer_init(loop, &cl->sweep);
 	cl->sweep.data = cl;
 	uv_timer_start(&cl->sweep, cluster_on_sweep, CLUSTER_SWEEP_MS,

@@ -41,7 +41,10 @@
  * looks up the instances its relays and remote players are on: a relay
  * whose owner's lease lapsed closes its session (1012: connect again),
  * an owner whose relay's lease lapsed counts those players as dropped
- * (the reconnect grace).
+ * (the reconnect grace); after Redis came back, only once every live
+ * instance had the time to take its lease again (redis_link_settled()).
+ * A relayed client message Redis cannot take, or that no instance hears
+ * (PUBLISH answered 0), is answered `unavailable`.
  *
  * A player who waited --ai-fill-after in the site's queue is taken out
  * of it by another script (unless a newcomer popped it meanwhile) and
