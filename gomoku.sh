@@ -12,16 +12,16 @@ set -eu
 # prints them). The build/run set builds and serves the game; the test set
 # adds cmocka, Node and npm (the node --test suites), Chromium (the browser
 # tests), sqlite3 (the journal tests), redis-server (the tests of
-# --redis), valgrind, and clang with its libFuzzer runtime (the fuzz
-# build); the bench set is what the benchmark
-# adds. `run` and `build` need the first; `test` the first two; `bench`
+# --redis), haproxy (the test of docker/haproxy.cfg), valgrind, and clang
+# with its libFuzzer runtime (the fuzz build); the bench set is what the
+# benchmark adds (redis-server: its cluster scenario). `run` and `build` need the first; `test` the first two; `bench`
 # the first and the last.
 RUN_PACKAGES="build-essential cmake pkg-config libwebsockets-dev \
 libwebsockets-evlib-uv libcjson-dev uuid-dev libsqlite3-dev zlib1g-dev libhiredis-dev \
 ca-certificates"
-TEST_PACKAGES="libcmocka-dev nodejs npm chromium sqlite3 redis-server valgrind \
+TEST_PACKAGES="libcmocka-dev nodejs npm chromium sqlite3 redis-server haproxy valgrind \
 clang libclang-rt-14-dev"
-BENCH_PACKAGES="jq nodejs npm"
+BENCH_PACKAGES="jq nodejs npm redis-server"
 
 # The build directories: those of the configure presets default, asan and
 # fuzz of CMakePresets.json.
@@ -75,10 +75,11 @@ Commands:
                        container: build docker/Dockerfile with podman
                        and test the image (GOMOKU_SKIP_CONTAINER=1 skips
                        that); ends with "test: N passed, M failed"
-  bench                the load benchmark (tests/load/bench.sh, about 8
+  bench                the load benchmark (tests/load/bench.sh, about 12
                        minutes): capacity, throughput, latency, churn,
-                       each beside a Node.js baseline, and human latency
-                       beside 50 engine games
+                       each beside a Node.js baseline, human latency
+                       beside 50 engine games, and several instances on
+                       Redis
   help                 this text
 
 Debian packages:
