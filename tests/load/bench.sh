@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench.sh - the Gomoku server benchmark: eight scenarios, each against a
+# bench.sh - the Gomoku server benchmark: nine scenarios, each against a
 # freshly started Release build of gomoku-server and, beside it (but for
 # ai and watched, which only gomoku-server can run), against
 # the Node.js baseline (tests/load/baseline-server.mjs: a plain `ws` server
@@ -33,7 +33,7 @@ ROOT=$(pwd)
 BUILD=${BENCH_BUILD:-build-bench}
 RESULTS=$ROOT/tests/load/results
 UPDATES=${BENCH_UPDATES:-move}
-SCENARIOS=${BENCH_SCENARIOS:-capacity throughput throughput-long latency latency-timed churn ai watched}
+SCENARIOS=${BENCH_SCENARIOS:-capacity throughput throughput-long latency latency-timed churn ai watched cluster}
 SERVERS=${BENCH_SERVERS:-gomoku node}
 ROUNDS=${BENCH_ROUNDS:-1}
 CAPACITY=${BENCH_CAPACITY:-19000}
@@ -74,6 +74,7 @@ RSS_GROWTH_ALLOWED=1024   # KiB after churn: allocator noise, see README
 RSS_LEVEL_ALLOWED=512     # KiB over the second half of the churn window
 
 SERVER_PID=
+SITE_PIDS= # scenario cluster: Redis and the second instance
 DB_DIR=
 
 die() {
@@ -97,18 +98,22 @@ done
 
 # The first free port from 28080 on, unless BENCH_PORT names one.
 pick_port() {
+	pick_port_from 28080
+}
+
+pick_port_from() {
 	local port
 	if [ -n "${BENCH_PORT:-}" ]; then
 		echo "$BENCH_PORT"
 		return
 	fi
-	for port in $(seq 28080 28180); do
+	for port in $(seq "$1" $(($1 + 100))); do
 		if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
 			echo "$port"
 			return
 		fi
 	done
-	die "no free port in 28080..28180"
+	die "no free port in $1..$(($1 + 100))"
 }
 
 server_stop() {
@@ -125,7 +130,7 @@ server_stop() {
 }
 
 cleanup() {
-	server_stop
+	site_stop
 	[ -z "$DB_DIR" ] || rm -rf "$DB_DIR"
 }
 trap cleanup EXIT
@@ -159,6 +164,76 @@ server_start() {
 		sleep 0.1
 	done
 	die "the $server server is not listening on $PORT"
+}
+
+# site_start COUNT: the site of scenario cluster: redis-server on a free
+# port and COUNT (1 or 2) gomoku-servers with --redis on $PORT, with
+# --reuse-port (the kernel spreads the connections: with two, about half
+# the pairs play across them). SERVER_PID is the first, whose CPU the
+# load generator reads.
+site_start() {
+	local count=$1 redis_port url _
+	redis_port=$(BENCH_PORT='' pick_port_from 28200)
+	url=redis://127.0.0.1:$redis_port
+	redis-server --port "$redis_port" --bind 127.0.0.1 --save '' \
+		--appendonly no --daemonize no >>"$RESULTS/server.log" 2>&1 &
+	SITE_PIDS=$!
+	for _ in $(seq 100); do
+		redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	server_start gomoku --redis "$url" --instance-id bench-a --reuse-port
+	if [ "$count" -gt 1 ]; then
+		"$BUILD/gomoku-server" --port "$PORT" --host 127.0.0.1 \
+			--db "$DB_DIR/bench-b.db" --max-per-ip 0 \
+			--max-connections 20000 --rate-burst 100000 \
+			--rate-per-second 100000 --log-level warn --redis "$url" \
+			--instance-id bench-b --reuse-port \
+			2>>"$RESULTS/server.log" &
+		SITE_PIDS="$SITE_PIDS $!"
+	fi
+	# every instance holds its lease
+	for _ in $(seq 100); do
+		[ "$(redis-cli -p "$redis_port" --raw eval \
+			"return #redis.call('KEYS', 'gomoku:instance:*')" 0)" = "$count" ] &&
+			return
+		sleep 0.1
+	done
+	die "the site's instances did not take their leases"
+}
+
+site_stop() {
+	local pid
+	server_stop
+	for pid in $SITE_PIDS; do
+		kill -TERM "$pid" 2>/dev/null || true
+	done
+	for pid in $SITE_PIDS; do
+		wait "$pid" 2>/dev/null || true
+	done
+	SITE_PIDS=
+}
+
+# Scenario "cluster" (gomoku-server only): throughput and latency against
+# one process alone (alone), one with --redis (redis: every move also
+# written to Redis before it is told), and two with --redis on one port
+# (site: one per core, about half the pairs across the two, their moves
+# relayed through Redis).
+cluster_scenario() {
+	local kind
+	for kind in alone redis site; do
+		case $kind in
+		alone) server_start gomoku ;;
+		redis) site_start 1 ;;
+		site) site_start 2 ;;
+		esac
+		echo "  cluster ($kind, round $ROUND): throughput, then latency" >&2
+		loadgen gomoku "cluster-throughput-$kind" --connections 2000 \
+			--move-rate 0 --duration "$THROUGHPUT_S" --warmup 3
+		loadgen gomoku "cluster-latency-$kind" --connections 4000 \
+			--move-rate 1 --ramp 4000 --duration "$LATENCY_S" --warmup 9
+		site_stop
+	done
 }
 
 # loadgen SERVER LABEL ARGS...: one run against the running server, its
@@ -299,6 +374,13 @@ for name in $SCENARIOS; do
 		case " $SERVERS " in
 		*" gomoku "*) watched_scenario ;;
 		*) echo "  watched: skipped (gomoku-server only)" >&2 ;;
+		esac ;;
+	cluster)
+		case " $SERVERS " in
+		*" gomoku "*)
+			command -v redis-server >/dev/null &&
+				cluster_scenario ||
+				echo "  cluster: skipped (needs redis-server: ./gomoku.sh deps test)" >&2 ;;
 		esac ;;
 	*)
 		die "unknown scenario '$name'" ;;
@@ -555,6 +637,25 @@ report() {
 		"$(fig unwatched '.server_cpu_pct | round') / $(fig watched '.server_cpu_pct | round')" "" "" "" ""
 	fi
 
+	if has cluster && [ -s "$RESULTS/cluster-latency-site.gomoku.json" ]; then
+	local kind
+	for kind in alone redis site; do
+		row cluster "$(case $kind in
+			alone) echo "1 process alone" ;;
+			redis) echo "1 process, --redis" ;;
+			site) echo "2 on one port, --redis" ;;
+			esac)" "" "" "" "" ""
+		row "" "throughput: moves per second" \
+			"$(fig "cluster-throughput-$kind" '.moves_per_s | round')" "" "" "" ""
+		row "" "... p50 / p99, ms" \
+			"$(fig "cluster-throughput-$kind" '"\(.latency_p50_us / 1000) / \(.latency_p99_us / 1000)"')" "" "" "" ""
+		row "" "latency: moves per second" \
+			"$(fig "cluster-latency-$kind" '.moves_per_s | round')" "" "" "" ""
+		row "" "... p50 / p99 / p99.9, ms" \
+			"$(fig "cluster-latency-$kind" '"\(.latency_p50_us / 1000) / \(.latency_p99_us / 1000) / \(.latency_p999_us / 1000)"')" "" "" "" ""
+	done
+	fi
+
 	echo
 	printf '%-16s %-8s %-22s %-24s %s\n' scenario server "server CPU" \
 		"server waiting for CPU" "load generator CPU"
@@ -562,6 +663,8 @@ report() {
 	for label in $SCENARIOS; do
 		[ "$label" != ai ] || label="ai-alone ai"
 		[ "$label" != watched ] || label="unwatched watched"
+		[ "$label" != cluster ] ||
+			label=$(printf 'cluster-%s ' {throughput,latency}-{alone,redis,site})
 		for name in $label; do
 		for server in $SERVERS; do
 			[ -s "$RESULTS/$name.$server.json" ] || continue
@@ -578,6 +681,8 @@ report() {
 	for label in $SCENARIOS; do
 		[ "$label" != ai ] || label="ai-alone ai"
 		[ "$label" != watched ] || label="unwatched watched"
+		[ "$label" != cluster ] ||
+			label=$(printf 'cluster-%s ' {throughput,latency}-{alone,redis,site})
 		for name in $label; do
 		for server in $SERVERS; do
 			[ -s "$RESULTS/$name.$server.json" ] || continue
