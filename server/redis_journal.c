@@ -128,6 +128,10 @@ struct redis_journal {
 				     * NULL: every one is */
 	uint64_t queued_seq;	    /* writes queued so far */
 	uint64_t sealed;	    /* the last batch sealed */
+	uint64_t reseed_batch;	    /* the first batch a pending reseed
+				     * holds (its game's writes were lost);
+				     * 0: none */
+	unsigned int reseeds;	    /* reseeds not answered yet */
 	bool unsealed;		    /* writes since then */
 	bool fenced_told;	    /* fenced() was called */
 	bool freeing;		    /* answers change nothing any more */
@@ -220,6 +224,8 @@ static void rj_on_reply(void *data, const redisReply *reply)
 
 		if (r)
 			r->reseeding = false;
+		if (!--rj->reseeds)
+			rj->reseed_batch = 0;
 	}
 	rj_done(rj, w);
 }
@@ -613,8 +619,14 @@ static void rj_reseed(struct redis_journal *rj, struct rj_write *w)
 			goto out;
 	sent = rj_queue(rj, w->room, n, (const char *const *)words);
 	if (sent) {
+		/* what was told of w's batch waits for the reseed now */
+		uint64_t held = w->batch ? w->batch : rj->sealed + 1;
+
 		sent->reseed = true;
 		r->reseeding = true;
+		rj->reseeds++;
+		if (!rj->reseed_batch || held < rj->reseed_batch)
+			rj->reseed_batch = held;
 	}
 out:
 	for (int i = 0; i < n; i++)
@@ -715,9 +727,15 @@ static uint64_t rj_acked(const void *ctx)
 	const struct rj_write *w =
 		list_first(&rj->writes, struct rj_write, node);
 
+	uint64_t acked;
+
 	if (!w)
-		return UINT64_MAX;
-	return w->batch ? w->batch - 1 : rj->sealed;
+		acked = UINT64_MAX;
+	else
+		acked = w->batch ? w->batch - 1 : rj->sealed;
+	if (rj->reseed_batch && rj->reseed_batch - 1 < acked)
+		acked = rj->reseed_batch - 1;
+	return acked;
 }
 
 static bool rj_failing(const void *ctx)
