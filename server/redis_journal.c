@@ -159,7 +159,6 @@ static void rj_reseed(struct redis_journal *rj, struct rj_write *w);
 static void rj_done(struct redis_journal *rj, struct rj_write *w)
 {
 	list_remove(&rj->writes, &w->node);
-	rj->stats.queued--;
 	rj_write_free(w);
 }
 
@@ -358,7 +357,6 @@ static struct rj_write *rj_queue(struct redis_journal *rj, const char *room,
 	list_append(&rj->writes, &w->node);
 	if (!rj->next_send)
 		rj->next_send = w;
-	rj->stats.queued++;
 	rj->unsealed = true;
 	rj_pump(rj);
 	return w;
@@ -461,7 +459,6 @@ static struct rj_room *rj_room_new(struct redis_journal *rj, const char *room,
 	r->epoch = epoch;
 	r->next_op = 1;
 	snprintf(r->record, sizeof(r->record), "%s %" PRIu64, rj->id, epoch);
-	rj->stats.rooms++;
 	return r;
 }
 
@@ -669,7 +666,6 @@ static void rj_record(void *ctx, enum lobby_record type,
 		rj_close(rj, room->id, r->record);
 		strmap_del(&rj->rooms, room->id);
 		free(r);
-		rj->stats.rooms--;
 		break;
 	case RECORD_ROOM_OPENED:
 		break;
@@ -822,4 +818,6 @@ void redis_journal_stats(const struct redis_journal *rj,
 			 struct redis_journal_stats *out)
 {
 	*out = rj->stats;
+	out->rooms = rj->rooms.count;
+	out->queued = rj->writes.count;
 }

@@ -49,7 +49,7 @@
 
 struct redis_journal;
 
-/* The figures for /metrics. */
+/* The figures for /metrics (rooms and queued counted when asked). */
 struct redis_journal_stats {
 	unsigned long rooms;  /* rooms of this instance with a record */
 	unsigned long queued; /* writes not yet answered */

@@ -94,7 +94,6 @@ struct takeover {
 
 /* One room claimed. */
 struct takeover_read {
-	struct takeover *tk;
 	char room[UID_LEN + 1];
 	uint64_t epoch;
 	char from[INSTANCE_ID_MAX + 1];
@@ -315,7 +314,7 @@ static void takeover_room(struct takeover *tk, const redisReply *room,
 			  const redisReply *epoch, const redisReply *from,
 			  const redisReply *stream)
 {
-	struct takeover_read rd = { .tk = tk };
+	struct takeover_read rd = { 0 };
 
 	if (room->type != REDIS_REPLY_STRING || room->len != UID_LEN ||
 	    epoch->type != REDIS_REPLY_STRING ||
