@@ -1846,3 +1846,28 @@ void cluster_stats(const struct cluster *cl, struct cluster_stats *out)
 	out->relayed = cl->relays.count;
 	out->remote = cl->remotes.count;
 }
+
+/* What cluster_each_waiting() calls for each ticket. */
+struct cluster_each {
+	void (*fn)(void *ctx, const struct lobby_pool_key *pool);
+	void *ctx;
+};
+
+static void cluster_each_ticket(void *ctx, const char *key, void *value)
+{
+	const struct cluster_each *each = ctx;
+	const struct cluster_ticket *t = value;
+
+	(void)key;
+	each->fn(each->ctx, &t->pool);
+}
+
+void cluster_each_waiting(const struct cluster *cl,
+			  void (*fn)(void *ctx,
+				     const struct lobby_pool_key *pool),
+			  void *ctx)
+{
+	struct cluster_each each = { fn, ctx };
+
+	strmap_each(&cl->waiting, cluster_each_ticket, &each);
+}

@@ -195,4 +195,13 @@ void cluster_flush(struct cluster *cl);
 
 void cluster_stats(const struct cluster *cl, struct cluster_stats *out);
 
+/*
+ * Calls fn(ctx, pool) for each player of this instance waiting in the
+ * site's queues, with the pool it waits for (/api/pools).
+ */
+void cluster_each_waiting(const struct cluster *cl,
+			  void (*fn)(void *ctx,
+				     const struct lobby_pool_key *pool),
+			  void *ctx);
+
 #endif

@@ -28,10 +28,12 @@
 #include "instance.h"
 #include "listen.h"
 #include "log.h"
+#include "ops_http.h"
 #include "redis_journal.h"
 #include "redis_link.h"
 #include "server.h"
 #include "session.h"
+#include "site_index.h"
 #include "takeover.h"
 
 #define SHUTDOWN_DEADLINE_MS 1500 /* then exit even if clients linger */
@@ -210,6 +212,8 @@ static void main_stop(void)
 	server.cluster = NULL;
 	takeover_free(server.takeover);
 	server.takeover = NULL;
+	site_index_free(server.site_index);
+	server.site_index = NULL;
 	redis_journal_free(server.redis_journal);
 	server.redis_journal = NULL;
 	instance_free(server.instance);
@@ -247,6 +251,8 @@ static void main_shut_down(void)
 		cluster_stop(server.cluster);
 	if (server.takeover)
 		takeover_stop(server.takeover);
+	if (server.site_index)
+		site_index_stop(server.site_index);
 	if (server.instance)
 		instance_release(server.instance);
 	main_loop.shutdown_deadline_ms =
@@ -376,6 +382,11 @@ static int main_join_site(void)
 				    session_deliver, session_relay,
 				    session_seated, session_close, &server });
 	if (!server.cluster)
+		return -1;
+	server.site_index = site_index_new(&server.loop, server.redis,
+					   server.instance_id,
+					   ops_http_site_snapshot, &server);
+	if (!server.site_index)
 		return -1;
 	cluster_set_claims(server.cluster, takeover_claiming, server.takeover);
 	takeover_on_claimed(server.takeover, cluster_claims_done,

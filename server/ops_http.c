@@ -1,7 +1,7 @@
 /*
  * ops_http.c - /healthz (JSON status), /metrics (Prometheus text),
- * /api/pools (who waits and plays what) and /api/games/ID (a game's
- * record).
+ * /api/pools (who waits and plays what), /api/rooms (the live games),
+ * /api/games (the finished ones) and /api/games/ID (a game's record).
  */
 #include "ops_http.h"
 
@@ -21,6 +21,7 @@
 #include "instance.h"
 #include "redis_link.h"
 #include "server.h"
+#include "site_index.h"
 
 /* Large enough for every metric with all error codes. */
 #define OPS_BODY_MAX 16384
@@ -30,17 +31,9 @@
 #define OPS_ROOMS_MOST 200
 #define OPS_GAMES_DEFAULT 50
 #define OPS_GAMES_MOST 200
-
-/* The most bytes one pool takes in /api/pools. */
-#define OPS_POOL_MAX 128
-
-/* The /api/pools document being written. */
-struct ops_pools {
-	char *buf;
-	size_t len;
-	size_t cap;	 /* bytes of buf */
-	unsigned listed; /* pools written so far */
-};
+_Static_assert(OPS_ROOMS_MOST <= SITE_INDEX_MOST &&
+		       OPS_GAMES_MOST <= SITE_INDEX_MOST,
+	       "the site's index keeps as many as a list shows");
 
 /* A growing text document. */
 struct ops_doc {
@@ -248,6 +241,32 @@ static void ops_render_takeover_metrics(const struct server *srv,
 		   takeover.failed);
 }
 
+/* The site's lists (--redis): how fresh this instance's view is. */
+static void ops_render_index_metrics(const struct server *srv,
+				     struct ops_doc *doc)
+{
+	struct site_index_stats stats;
+
+	if (!srv->site_index)
+		return;
+	site_index_stats(srv->site_index, &stats);
+	ops_metric(doc, "gomoku_cluster_index_instances", "gauge",
+		   "Instances in the last view of the site's lists.",
+		   stats.instances);
+	ops_metric(doc, "gomoku_cluster_index_refreshes_total", "counter",
+		   "Views of the site's lists read from Redis.",
+		   stats.refreshes);
+	ops_metric(doc, "gomoku_cluster_index_failures_total", "counter",
+		   "Refreshes of the site's lists that failed.",
+		   stats.failures);
+	ops_doc_printf(doc,
+		       "# HELP gomoku_cluster_index_age_seconds Age of the "
+		       "view of the site's lists (-1: none yet).\n"
+		       "# TYPE gomoku_cluster_index_age_seconds gauge\n"
+		       "gomoku_cluster_index_age_seconds %.3f\n",
+		       stats.ready ? (double)stats.age_ms / 1000 : -1.0);
+}
+
 /* The computer opponent: games, moves and how long its searches take. */
 static void ops_render_ai_metrics(const struct server *srv, struct ops_doc *doc)
 {
@@ -387,6 +406,7 @@ static void ops_render_metrics(const struct server *srv, struct ops_doc *doc)
 	ops_render_instance_metrics(srv, doc);
 	ops_render_cluster_metrics(srv, doc);
 	ops_render_takeover_metrics(srv, doc);
+	ops_render_index_metrics(srv, doc);
 }
 
 /* Starts a document of OPS_BODY_MAX bytes in answer; -ENOMEM. */
@@ -434,50 +454,167 @@ int ops_http_metrics(struct server *srv, const struct http_query *query,
 	return 0;
 }
 
-/* A pool's entry in /api/pools, appended to the document in ctx. */
+/* The pools of /api/pools being listed. */
+struct ops_pools {
+	cJSON *pools; /* the array */
+	bool failed;  /* out of memory */
+};
+
+/* The entry of pools with key, made (with no one) when it is not there. */
+static cJSON *ops_pool_of(struct ops_pools *doc,
+			  const struct lobby_pool_key *key)
+{
+	char tc[TIME_CONTROL_TEXT_MAX];
+	cJSON *pool;
+
+	time_control_format(key->tc, tc, sizeof(tc));
+	cJSON_ArrayForEach(pool, doc->pools) {
+		if (cJSON_GetObjectItem(pool, "size")->valueint == key->size &&
+		    !strcmp(cJSON_GetObjectItem(pool, "rule")->valuestring,
+			    rule_name(key->rule)) &&
+		    !strcmp(cJSON_GetObjectItem(pool, "tc")->valuestring, tc))
+			return pool;
+	}
+	pool = cJSON_CreateObject();
+	if (!pool || !cJSON_AddItemToArray(doc->pools, pool)) {
+		cJSON_Delete(pool);
+		return NULL;
+	}
+	if (!cJSON_AddNumberToObject(pool, "size", key->size) ||
+	    !cJSON_AddStringToObject(pool, "rule", rule_name(key->rule)) ||
+	    !cJSON_AddStringToObject(pool, "tc", tc) ||
+	    !cJSON_AddNumberToObject(pool, "waiting", 0) ||
+	    !cJSON_AddNumberToObject(pool, "games", 0))
+		return NULL;
+	return pool;
+}
+
+/* Adds to the number key of pool. */
+static void ops_pool_add(cJSON *pool, const char *key, double add)
+{
+	cJSON *number = cJSON_GetObjectItem(pool, key);
+
+	cJSON_SetNumberValue(number, number->valuedouble + add);
+}
+
+/* A pool of the lobby: the default one always, the others while used. */
 static void ops_pool_entry(void *ctx, const struct lobby_pool *pool)
 {
 	struct ops_pools *doc = ctx;
-	char tc[TIME_CONTROL_TEXT_MAX];
-	int n;
+	cJSON *entry;
 
-	/* The default pool always; the others while someone uses them. */
-	if (doc->listed && !pool->queue.count && !pool->games)
+	if (doc->failed || (cJSON_GetArraySize(doc->pools) &&
+			    !pool->queue.count && !pool->games))
 		return;
-	time_control_format(pool->key.tc, tc, sizeof(tc));
-	n = snprintf(doc->buf + doc->len, doc->cap - doc->len,
-		     "%s{\"size\":%d,\"rule\":\"%s\",\"tc\":\"%s\","
-		     "\"waiting\":%zu,\"games\":%lu}",
-		     doc->listed ? "," : "", pool->key.size,
-		     rule_name(pool->key.rule), tc, pool->queue.count,
-		     pool->games);
-	if (n > 0 && (size_t)n < doc->cap - doc->len)
-		doc->len += (size_t)n;
-	doc->listed++;
+	entry = ops_pool_of(doc, &pool->key);
+	doc->failed = !entry;
+	if (entry) {
+		ops_pool_add(entry, "waiting", (double)pool->queue.count);
+		ops_pool_add(entry, "games", (double)pool->games);
+	}
+}
+
+/* A player of this instance waiting in the site's queue of pool. */
+static void ops_pool_waiting(void *ctx, const struct lobby_pool_key *pool)
+{
+	struct ops_pools *doc = ctx;
+	cJSON *entry;
+
+	if (doc->failed)
+		return;
+	entry = ops_pool_of(doc, pool);
+	doc->failed = !entry;
+	if (entry)
+		ops_pool_add(entry, "waiting", 1);
+}
+
+/*
+ * This instance's pools (/api/pools' array): who waits (in the lobby, or
+ * from here in the site's queues) and how many games each has. NULL on
+ * out of memory.
+ */
+static cJSON *ops_pools_array(const struct server *srv)
+{
+	struct ops_pools doc = { .pools = cJSON_CreateArray() };
+
+	if (!doc.pools)
+		return NULL;
+	lobby_each_pool(&srv->hub.lobby, ops_pool_entry, &doc);
+	if (srv->cluster)
+		cluster_each_waiting(srv->cluster, ops_pool_waiting, &doc);
+	if (doc.failed) {
+		cJSON_Delete(doc.pools);
+		return NULL;
+	}
+	return doc.pools;
+}
+
+/*
+ * Answers root printed (a newline after it), then frees it; NULL root:
+ * out of memory.
+ */
+static int ops_answer_json(cJSON *root, struct http_answer *answer)
+{
+	char *text = root ? cJSON_PrintUnformatted(root) : NULL;
+
+	cJSON_Delete(root);
+	if (!text)
+		return -ENOMEM;
+	answer->len = strlen(text);
+	answer->body = malloc(answer->len + 2);
+	if (answer->body) {
+		memcpy(answer->body, text, answer->len);
+		answer->body[answer->len++] = '\n';
+	}
+	cJSON_free(text);
+	if (!answer->body)
+		return -ENOMEM;
+	answer->status = HTTP_STATUS_OK;
+	answer->mime = "application/json";
+	return 0;
+}
+
+/*
+ * With --redis, list of the whole site (site_index.h): 1 answered, 0
+ * none yet (answer this instance's own), or -ENOMEM.
+ */
+static int ops_site_list(const struct server *srv, enum site_list list,
+			 int limit, struct http_answer *answer)
+{
+	int err;
+
+	if (!srv->site_index)
+		return 0;
+	err = site_index_json(srv->site_index, list, limit, &answer->body,
+			      &answer->len);
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		return err;
+	answer->status = HTTP_STATUS_OK;
+	answer->mime = "application/json";
+	return 1;
 }
 
 int ops_http_pools(struct server *srv, const struct http_query *query,
 		   struct http_answer *answer)
 {
-	const struct lobby *lobby = &srv->hub.lobby;
-	struct ops_pools doc = { 0 };
+	cJSON *root, *pools;
+	int site;
 
 	(void)query;
-	/* Every entry fits OPS_POOL_MAX bytes: no pool is cut. */
-	doc.cap = (lobby->pools.count + 1) * OPS_POOL_MAX;
-	doc.buf = malloc(doc.cap);
-	if (!doc.buf)
-		return -ENOMEM;
-	doc.len = (size_t)snprintf(doc.buf, doc.cap, "{\"pools\":[");
-	lobby_each_pool(lobby, ops_pool_entry, &doc);
-	doc.len +=
-		(size_t)snprintf(doc.buf + doc.len, doc.cap - doc.len, "]}\n");
-	answer->body = doc.buf;
-	answer->len = doc.len;
-	answer->status = HTTP_STATUS_OK;
-	answer->mime = "application/json";
 	answer->cache = "no-store";
-	return 0;
+	site = ops_site_list(srv, SITE_POOLS, 0, answer);
+	if (site)
+		return site < 0 ? site : 0;
+	root = cJSON_CreateObject();
+	pools = ops_pools_array(srv);
+	if (!root || !pools || !cJSON_AddItemToObject(root, "pools", pools)) {
+		cJSON_Delete(pools);
+		cJSON_Delete(root);
+		return -ENOMEM;
+	}
+	return ops_answer_json(root, answer);
 }
 
 /* The limit of a list: absent, the default; bad: -1 (400). */
@@ -547,57 +684,85 @@ static bool ops_room_entry(void *ctx, const struct lobby_room *room)
 	return !doc->failed && --doc->left > 0;
 }
 
-int ops_http_rooms(struct server *srv, const struct http_query *query,
-		   struct http_answer *answer)
+/* This instance's live public rooms, newest first, at most left. */
+static cJSON *ops_rooms_array(const struct server *srv, int left)
 {
 	struct ops_rooms doc = {
-		.left = ops_limit(query, OPS_ROOMS_DEFAULT, OPS_ROOMS_MOST),
+		.rooms = cJSON_CreateArray(),
+		.left = left,
 		.now_ms = clock_monotonic_ms(),
 		.now_unix_ms = clock_unix_ms(),
 	};
-	cJSON *root;
-	char *text;
 
-	answer->cache = "no-store";
-	if (doc.left < 0)
-		return http_answer_text(answer, HTTP_STATUS_BAD_REQUEST,
-					"application/json",
-					"{\"error\":\"limit is 1 to 200\"}\n");
-	root = cJSON_CreateObject();
-	doc.rooms = root ? cJSON_AddArrayToObject(root, "rooms") : NULL;
-	if (!doc.rooms) {
-		cJSON_Delete(root);
-		return -ENOMEM;
+	if (doc.rooms)
+		lobby_each_room(&srv->hub.lobby, ops_room_entry, &doc);
+	if (doc.failed) {
+		cJSON_Delete(doc.rooms);
+		return NULL;
 	}
-	lobby_each_room(&srv->hub.lobby, ops_room_entry, &doc);
-	text = doc.failed ? NULL : cJSON_PrintUnformatted(root);
-	cJSON_Delete(root);
-	if (!text)
-		return -ENOMEM;
-	answer->len = strlen(text);
-	answer->body = malloc(answer->len + 2);
-	if (answer->body) {
-		memcpy(answer->body, text, answer->len);
-		answer->body[answer->len++] = '\n';
-	}
-	cJSON_free(text);
-	if (!answer->body)
-		return -ENOMEM;
-	answer->status = HTTP_STATUS_OK;
-	answer->mime = "application/json";
-	return 0;
+	return doc.rooms;
 }
 
-int ops_http_games(struct server *srv, const struct http_query *query,
+int ops_http_rooms(struct server *srv, const struct http_query *query,
 		   struct http_answer *answer)
 {
-	int limit = ops_limit(query, OPS_GAMES_DEFAULT, OPS_GAMES_MOST);
+	int limit = ops_limit(query, OPS_ROOMS_DEFAULT, OPS_ROOMS_MOST);
+	cJSON *root, *rooms;
+	int site;
 
 	answer->cache = "no-store";
 	if (limit < 0)
 		return http_answer_text(answer, HTTP_STATUS_BAD_REQUEST,
 					"application/json",
 					"{\"error\":\"limit is 1 to 200\"}\n");
+	site = ops_site_list(srv, SITE_ROOMS, limit, answer);
+	if (site)
+		return site < 0 ? site : 0;
+	root = cJSON_CreateObject();
+	rooms = ops_rooms_array(srv, limit);
+	if (!root || !rooms || !cJSON_AddItemToObject(root, "rooms", rooms)) {
+		cJSON_Delete(rooms);
+		cJSON_Delete(root);
+		return -ENOMEM;
+	}
+	return ops_answer_json(root, answer);
+}
+
+char *ops_http_site_snapshot(void *ctx)
+{
+	const struct server *srv = ctx;
+	cJSON *root = cJSON_CreateObject();
+	cJSON *rooms = ops_rooms_array(srv, SITE_INDEX_MOST);
+	cJSON *pools = ops_pools_array(srv);
+	char *text = NULL;
+
+	if (root && rooms && cJSON_AddItemToObject(root, "rooms", rooms)) {
+		rooms = NULL;
+		if (pools && cJSON_AddItemToObject(root, "pools", pools)) {
+			pools = NULL;
+			text = cJSON_PrintUnformatted(root);
+		}
+	}
+	cJSON_Delete(rooms);
+	cJSON_Delete(pools);
+	cJSON_Delete(root);
+	return text;
+}
+
+int ops_http_games(struct server *srv, const struct http_query *query,
+		   struct http_answer *answer)
+{
+	int limit = ops_limit(query, OPS_GAMES_DEFAULT, OPS_GAMES_MOST);
+	int site;
+
+	answer->cache = "no-store";
+	if (limit < 0)
+		return http_answer_text(answer, HTTP_STATUS_BAD_REQUEST,
+					"application/json",
+					"{\"error\":\"limit is 1 to 200\"}\n");
+	site = ops_site_list(srv, SITE_GAMES, limit, answer);
+	if (site)
+		return site < 0 ? site : 0;
 	answer->body = store_recent_games_json(srv->store, limit, &answer->len);
 	if (!answer->body)
 		return http_answer_text(

@@ -1,7 +1,9 @@
 /*
  * ops_http.h - the operations endpoints: GET /healthz, GET /metrics,
- * GET /api/pools and GET /api/games/ID, each one small document rendered
- * from the server's counters and pools or read from the store. The routes of server/http.c call them.
+ * GET /api/pools, /api/rooms, /api/games and /api/games/ID, each one
+ * small document rendered from the server's counters, pools and rooms,
+ * read from the store, or with --redis the site's (site_index.h). The
+ * routes of server/http.c call them.
  */
 #ifndef GOMOKU_OPS_HTTP_H
 #define GOMOKU_OPS_HTTP_H
@@ -25,5 +27,11 @@ int ops_http_games(struct server *srv, const struct http_query *query,
 		   struct http_answer *answer);
 int ops_http_game(struct server *srv, const struct http_query *query,
 		  struct http_answer *answer);
+
+/*
+ * This instance's part of the site's index (site_snapshot_fn, ctx the
+ * struct server): its live public rooms and its pools.
+ */
+char *ops_http_site_snapshot(void *ctx);
 
 #endif

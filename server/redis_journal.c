@@ -13,13 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "instance.h"
 #include "list.h"
 #include "log.h"
+#include "store.h"
 #include "strmap.h"
 
 #define RJ_RETRY_MS 250	  /* writes waiting for Redis are tried this often */
 #define RJ_APPEND_ARGS 13 /* words of an append */
+#define RJ_ENDED_ARGS 15  /* ... with a finished game's index entry */
+#define RJ_STR_(x) #x
+#define RJ_STR(x) RJ_STR_(x)
 #define RJ_RECORD_MAX (INSTANCE_ID_MAX + 24) /* "OWNER EPOCH" */
 #define RJ_OWNER_MAX (INSTANCE_ID_MAX + INSTANCE_TOKEN_LEN + 2)
 
@@ -27,7 +32,9 @@
  * A write to a game: KEYS its record, its stream, this process's set of
  * owned rooms; ARGV the record it must hold, the entry's id, its field
  * and value, the room, this process's owner name, the stream's time to
- * live once over. 1: written (or already was: a write sent again); 0:
+ * live once over, and with the end of a public game its /api/games entry
+ * and when it ended (the site's index of finished games, the newest
+ * SITE_ENDED_KEEP). 1: written (or already was: a write sent again); 0:
  * the room is another's; -1: the record is gone (Redis lost its data).
  */
 static const char rj_append_script[] =
@@ -41,8 +48,15 @@ static const char rj_append_script[] =
 	"elseif ARGV[3] == 'x' then "
 	" redis.call('SREM', KEYS[3], ARGV[5]) "
 	" redis.call('EXPIRE', KEYS[2], ARGV[7]) "
-	"end "
-	"return 1";
+	" if ARGV[8] then "
+	"  redis.call('SET', '" SITE_ENDED_PREFIX "' .. ARGV[5], ARGV[8], "
+	"             'EX', ARGV[7]) "
+	"  redis.call('ZADD', '" SITE_ENDED_KEY "', ARGV[9], ARGV[5]) "
+	"  redis.call('ZREMRANGEBYRANK', '" SITE_ENDED_KEY "', 0, "
+	"             -1 - " RJ_STR(SITE_ENDED_KEEP) ") "
+						     " end "
+						     "end "
+						     "return 1";
 
 /*
  * A room's game written whole again, Redis having lost it: KEYS as
@@ -372,27 +386,32 @@ static void rj_keys(const char *room, char *record_key, size_t record_size,
 	snprintf(game_key, game_size, "%s%s", SITE_GAME_PREFIX, room);
 }
 
-/* Appends field and value to room's stream, fenced by its epoch. */
+/*
+ * Appends field and value to room's stream, fenced by its epoch; with
+ * ended (NULL: none), the finished game's entry in the site's index.
+ */
 static void rj_append(struct redis_journal *rj, const char *room,
-		      struct rj_room *r, const char *field, const char *value)
+		      struct rj_room *r, const char *field, const char *value,
+		      const char *ended, int64_t ended_unix_ms)
 {
 	char record_key[sizeof(SITE_ROOM_PREFIX) + UID_LEN];
 	char game_key[sizeof(SITE_GAME_PREFIX) + UID_LEN];
-	char entry[48], ttl[16];
+	char entry[48], ttl[16], score[24];
 	const char *argv[] = {
 		"EVAL",	       rj_append_script, "3",	record_key, game_key,
 		rj->owned_key, r->record,	 entry, field,	    value,
-		room,	       rj->owner,	 ttl
+		room,	       rj->owner,	 ttl,	ended,	    score
 	};
 
-	_Static_assert(sizeof(argv) / sizeof(*argv) == RJ_APPEND_ARGS,
+	_Static_assert(sizeof(argv) / sizeof(*argv) == RJ_ENDED_ARGS,
 		       "the words of an append");
 	rj_keys(room, record_key, sizeof(record_key), game_key,
 		sizeof(game_key));
 	snprintf(entry, sizeof(entry), "%" PRIu64 "-%" PRIu64, r->epoch,
 		 r->next_op++);
 	snprintf(ttl, sizeof(ttl), "%d", SITE_OVER_TTL_S);
-	rj_queue(rj, room, RJ_APPEND_ARGS, argv);
+	snprintf(score, sizeof(score), "%" PRId64, ended_unix_ms);
+	rj_queue(rj, room, ended ? RJ_ENDED_ARGS : RJ_APPEND_ARGS, argv);
 }
 
 /* The game's header: JSON, NULL on out of memory (free() it). */
@@ -518,14 +537,14 @@ static void rj_moved(struct redis_journal *rj, const struct lobby_room *room,
 				  room->id);
 			return;
 		}
-		rj_append(rj, room->id, r, "g", header);
+		rj_append(rj, room->id, r, "g", header, NULL, 0);
 		free(header);
 		r->streamed = true;
 	}
 	rj_clocks(room, clocks, sizeof(clocks));
 	snprintf(value, sizeof(value), "%d %d %s", seq, game->history[seq],
 		 clocks);
-	rj_append(rj, room->id, r, "m", value);
+	rj_append(rj, room->id, r, "m", value, NULL, 0);
 }
 
 /* A word of a reseed, formatted; NULL on out of memory. */
@@ -631,6 +650,46 @@ out:
 	free(words);
 }
 
+/*
+ * room's game ended: the end in its stream and, unless it is private,
+ * its entry in the site's index of finished games (/api/games).
+ */
+static void rj_game_over(struct redis_journal *rj,
+			 const struct lobby_room *room, struct rj_room *r)
+{
+	const struct game *game = &room->game;
+	int64_t now = clock_unix_ms();
+	char tc[TIME_CONTROL_TEXT_MAX];
+	struct store_summary summary = {
+		.id = room->id,
+		.size = game->board.size,
+		.rule = rule_name(game->rule),
+		.tc = tc,
+		.winner = game_winner_name(game->winner),
+		.reason = game_reason_name(game->reason),
+		.moves = game->moves_played,
+		.ended_unix_ms = now,
+	};
+	cJSON *entry = NULL;
+	char *text = NULL;
+
+	time_control_format(game->clock.tc, tc, sizeof(tc));
+	for (enum role role = ROLE_FRONT; role <= ROLE_BACK; role++)
+		summary.names[role] =
+			room->seats[role] ? room->seats[role]->name : "";
+	if (!room->private) {
+		entry = store_summary_json(&summary);
+		text = entry ? cJSON_PrintUnformatted(entry) : NULL;
+		cJSON_Delete(entry);
+		if (!text)
+			log_error("out of memory listing room " LOG_ROOM
+				  " in the site's finished games",
+				  room->id);
+	}
+	rj_append(rj, room->id, r, "x", "", text, now);
+	cJSON_free(text);
+}
+
 static void rj_record(void *ctx, enum lobby_record type,
 		      const struct lobby_room *room, int64_t started_unix_ms)
 {
@@ -655,12 +714,12 @@ static void rj_record(void *ctx, enum lobby_record type,
 			rj_clocks(room, clocks, sizeof(clocks));
 			snprintf(value, sizeof(value), "%d %s",
 				 room->game.moves_played, clocks);
-			rj_append(rj, room->id, r, "t", value);
+			rj_append(rj, room->id, r, "t", value, NULL, 0);
 		}
 		break;
 	case RECORD_GAME_OVER:
 		if (!r->engine && r->streamed)
-			rj_append(rj, room->id, r, "x", "");
+			rj_game_over(rj, room, r);
 		break;
 	case RECORD_ROOM_CLOSED:
 		rj_close(rj, room->id, r->record);

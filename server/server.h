@@ -33,6 +33,7 @@ struct admission;
 struct cluster;
 struct per_vhost_data__gomoku;
 struct redis_journal;
+struct site_index;
 struct takeover;
 
 /* One of these per process. */
@@ -56,6 +57,8 @@ struct server {
 	struct redis_journal *redis_journal;	 /* the live games in Redis;
 					      * NULL as cluster */
 	struct takeover *takeover;		 /* gone instances' rooms; NULL
+					      * as cluster */
+	struct site_index *site_index;		 /* the site's lists; NULL
 					      * as cluster */
 	char instance_id[INSTANCE_ID_MAX + 1];	 /* --instance-id, or a
 						* random one */

@@ -12,6 +12,10 @@
  *   gomoku:game:ID            a live game's stream (redis_journal.h)
  *   gomoku:owned:ID:TOKEN     the rooms one process owns (redis_journal.h)
  *   gomoku:owners             the processes that own rooms (takeover.h)
+ *   gomoku:ended              the site's finished games by end (site_index.h)
+ *   gomoku:ended:ID           a finished game's entry there (site_index.h)
+ *   gomoku:live:ID            an instance's rooms and pools (site_index.h)
+ *   gomoku:lives              the instances that have one (site_index.h)
  */
 #ifndef GOMOKU_SITE_KEYS_H
 #define GOMOKU_SITE_KEYS_H
@@ -24,9 +28,14 @@
 #define SITE_GAME_PREFIX "gomoku:game:"
 #define SITE_OWNED_PREFIX "gomoku:owned:"
 #define SITE_OWNERS_KEY "gomoku:owners"
+#define SITE_ENDED_KEY "gomoku:ended"
+#define SITE_ENDED_PREFIX "gomoku:ended:"
+#define SITE_LIVE_PREFIX "gomoku:live:"
+#define SITE_LIVES_KEY "gomoku:lives"
 
 #define SITE_INVITE_TTL_S 86400	 /* an invite's record: a day */
 #define SITE_RECORD_TTL_S 172800 /* a room's record: two days */
 #define SITE_OVER_TTL_S 86400	 /* a finished game's stream: a day */
+#define SITE_ENDED_KEEP 1000	 /* finished games in gomoku:ended */
 
 #endif

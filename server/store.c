@@ -1701,32 +1701,55 @@ static bool store_json_name(cJSON *players, const char *role, const char *name)
 	       (!name[0] || cJSON_AddStringToObject(player, "name", name));
 }
 
-/* Adds the finished game of the row stmt is on to games; false on OOM. */
-static bool store_json_recent(cJSON *games, sqlite3_stmt *stmt)
+struct cJSON *store_summary_json(const struct store_summary *summary)
 {
 	cJSON *game = cJSON_CreateObject();
 	cJSON *players, *result;
 	char ended[CLOCK_ISO8601_MAX];
 
-	if (!game || !cJSON_AddItemToArray(games, game))
-		return false;
-	clock_iso8601(sqlite3_column_int64(stmt, 8), ended, sizeof(ended));
-	if (!cJSON_AddStringToObject(game, "id", store_text(stmt, 0)) ||
-	    !cJSON_AddNumberToObject(game, "size",
-				     sqlite3_column_int(stmt, 1)) ||
-	    !cJSON_AddStringToObject(game, "rule", store_text(stmt, 2)) ||
-	    !cJSON_AddStringToObject(game, "tc", store_text(stmt, 3)) ||
+	if (!game)
+		return NULL;
+	clock_iso8601(summary->ended_unix_ms, ended, sizeof(ended));
+	if (!cJSON_AddStringToObject(game, "id", summary->id) ||
+	    !cJSON_AddNumberToObject(game, "size", summary->size) ||
+	    !cJSON_AddStringToObject(game, "rule", summary->rule) ||
+	    !cJSON_AddStringToObject(game, "tc", summary->tc) ||
 	    !(players = cJSON_AddObjectToObject(game, "players")) ||
-	    !store_json_name(players, "front", store_text(stmt, 4)) ||
-	    !store_json_name(players, "back", store_text(stmt, 5)))
+	    !store_json_name(players, "front", summary->names[ROLE_FRONT]) ||
+	    !store_json_name(players, "back", summary->names[ROLE_BACK]) ||
+	    !(result = cJSON_AddObjectToObject(game, "result")) ||
+	    !cJSON_AddStringToObject(result, "winner", summary->winner) ||
+	    !cJSON_AddStringToObject(result, "reason", summary->reason) ||
+	    !cJSON_AddNumberToObject(game, "moves", summary->moves) ||
+	    !cJSON_AddStringToObject(game, "ended", ended)) {
+		cJSON_Delete(game);
+		return NULL;
+	}
+	return game;
+}
+
+/* Adds the finished game of the row stmt is on to games; false on OOM. */
+static bool store_json_recent(cJSON *games, sqlite3_stmt *stmt)
+{
+	struct store_summary summary = {
+		.id = store_text(stmt, 0),
+		.size = sqlite3_column_int(stmt, 1),
+		.rule = store_text(stmt, 2),
+		.tc = store_text(stmt, 3),
+		.names = { [ROLE_FRONT] = store_text(stmt, 4),
+			   [ROLE_BACK] = store_text(stmt, 5) },
+		.winner = store_text(stmt, 6),
+		.reason = store_text(stmt, 7),
+		.ended_unix_ms = sqlite3_column_int64(stmt, 8),
+		.moves = sqlite3_column_int(stmt, 9),
+	};
+	cJSON *game = store_summary_json(&summary);
+
+	if (!game || !cJSON_AddItemToArray(games, game)) {
+		cJSON_Delete(game);
 		return false;
-	result = cJSON_AddObjectToObject(game, "result");
-	return result &&
-	       cJSON_AddStringToObject(result, "winner", store_text(stmt, 6)) &&
-	       cJSON_AddStringToObject(result, "reason", store_text(stmt, 7)) &&
-	       cJSON_AddNumberToObject(game, "moves",
-				       sqlite3_column_int(stmt, 9)) &&
-	       cJSON_AddStringToObject(game, "ended", ended);
+	}
+	return true;
 }
 
 char *store_recent_games_json(struct store *store, int limit, size_t *len)

@@ -128,4 +128,26 @@ char *store_game_json(struct store *store, const char *id, size_t headroom,
  */
 char *store_recent_games_json(struct store *store, int limit, size_t *len);
 
+/* A finished game as /api/games lists it. */
+struct store_summary {
+	const char *id;
+	int size;
+	const char *rule;
+	const char *tc;		       /* "none", "5+3", ... */
+	const char *names[ROLE_COUNT]; /* "": nameless */
+	const char *winner;	       /* game_winner_name() */
+	const char *reason;	       /* game_reason_name() */
+	int moves;
+	int64_t ended_unix_ms;
+};
+
+struct cJSON;
+
+/*
+ * The entry of /api/games of summary: a new cJSON object (the site's
+ * index in Redis keeps the same, server/redis_journal.c). NULL on out of
+ * memory.
+ */
+struct cJSON *store_summary_json(const struct store_summary *summary);
+
 #endif
