@@ -186,6 +186,8 @@ void journal_commit(struct journal *journal)
 	}
 	journal->store_done = journal->sealed;
 	journal->metrics->store_commits++;
+	if (journal->mirror.stored)
+		journal->mirror.stored(journal->mirror.ctx);
 	/*
 	 * What was held is now durable: the sessions write it at the end of
 	 * this turn (session_flush_all()). Those told `unavailable` while

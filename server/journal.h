@@ -65,7 +65,8 @@ struct journal *journal_new(struct store *store, uv_loop_t *loop,
  * server/redis_journal.c), whose writes are answered later: record()
  * each fact; unsealed() while facts were recorded since the last seal();
  * seal(batch) closes them as batch; acked() is the last batch whose
- * writes were all answered; failing() while it cannot write.
+ * writes were all answered; failing() while it cannot write; stored()
+ * after each commit of the store (what it wrote can be read from it).
  */
 struct journal_mirror {
 	void (*record)(void *ctx, enum lobby_record type,
@@ -74,6 +75,7 @@ struct journal_mirror {
 	void (*seal)(void *ctx, uint64_t batch);
 	uint64_t (*acked)(const void *ctx);
 	bool (*failing)(const void *ctx);
+	void (*stored)(void *ctx);
 	void *ctx;
 };
 

@@ -361,7 +361,8 @@ static int main_join_site(void)
 		(uint64_t)server.config.instance_lease * 1000, NULL);
 	server.redis_journal = redis_journal_new(&server.loop, server.redis,
 						 server.instance_id, token,
-						 main_fenced, NULL);
+						 server.store, main_fenced,
+						 NULL);
 	explicit_bzero(token, sizeof(token));
 	if (!server.instance || !server.redis_journal)
 		return -1;

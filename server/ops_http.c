@@ -256,6 +256,9 @@ static void ops_render_index_metrics(const struct server *srv,
 	ops_metric(doc, "gomoku_cluster_index_refreshes_total", "counter",
 		   "Views of the site's lists read from Redis.",
 		   stats.refreshes);
+	ops_metric(doc, "gomoku_cluster_index_records", "gauge",
+		   "Records of the site's listed finished games kept here.",
+		   stats.records);
 	ops_metric(doc, "gomoku_cluster_index_failures_total", "counter",
 		   "Refreshes of the site's lists that failed.",
 		   stats.failures);
@@ -774,6 +777,14 @@ int ops_http_games(struct server *srv, const struct http_query *query,
 	return 0;
 }
 
+/* 404: no game of that id. */
+static int ops_no_game(struct http_answer *answer)
+{
+	return http_answer_text(answer, HTTP_STATUS_NOT_FOUND,
+				"application/json",
+				"{\"error\":\"no such game\"}\n");
+}
+
 int ops_http_game(struct server *srv, const struct http_query *query,
 		  struct http_answer *answer)
 {
@@ -786,10 +797,11 @@ int ops_http_game(struct server *srv, const struct http_query *query,
 			answer, HTTP_STATUS_BAD_REQUEST, "application/json",
 			"{\"error\":\"a game id is a UUID\"}\n");
 	answer->body = store_game_json(srv->store, canonical, 0, &answer->len);
+	if (!answer->body && srv->site_index)
+		answer->body = site_index_record(srv->site_index, canonical,
+						 &answer->len);
 	if (!answer->body)
-		return http_answer_text(answer, HTTP_STATUS_NOT_FOUND,
-					"application/json",
-					"{\"error\":\"no such game\"}\n");
+		return ops_no_game(answer);
 	answer->status = HTTP_STATUS_OK;
 	answer->mime = "application/json";
 	return 0;

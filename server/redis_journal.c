@@ -159,6 +159,10 @@ struct redis_journal {
 	uv_timer_t retry;
 	void (*fenced)(void *ctx, const char *room);
 	void *ctx;
+	struct store *store; /* the records of finished games; not owned */
+	char (*ended)[UID_LEN + 1]; /* games over whose record waits for the
+				     * store's commit (rj_stored()) */
+	size_t ended_count, ended_cap;
 	struct redis_journal_stats stats;
 };
 
@@ -651,6 +655,58 @@ out:
 }
 
 /*
+ * Public game id ended: its record goes to Redis after the store's
+ * commit.
+ */
+static void rj_ended(struct redis_journal *rj, const char *id)
+{
+	if (!rj->store)
+		return;
+	if (rj->ended_count == rj->ended_cap) {
+		size_t cap = rj->ended_cap ? 2 * rj->ended_cap : 16;
+		char(*grown)[UID_LEN + 1] =
+			realloc(rj->ended, cap * sizeof(*rj->ended));
+
+		if (!grown) {
+			log_error(
+				"out of memory keeping the record of room " LOG_ROOM
+				" for the site",
+				id);
+			return;
+		}
+		rj->ended = grown;
+		rj->ended_cap = cap;
+	}
+	snprintf(rj->ended[rj->ended_count++], UID_LEN + 1, "%s", id);
+}
+
+/*
+ * The store committed: the records of the games that ended are in it
+ * now, and go to the site's Redis (gomoku:record:ID, for /api/games/ID
+ * on every instance).
+ */
+static void rj_stored(void *ctx)
+{
+	struct redis_journal *rj = ctx;
+
+	for (size_t i = 0; i < rj->ended_count; i++) {
+		const char *id = rj->ended[i];
+		char key[sizeof(SITE_RECORD_PREFIX) + UID_LEN], ttl[16];
+		size_t len;
+		char *record = store_game_json(rj->store, id, 0, &len);
+		const char *argv[] = { "SET", key, record, "EX", ttl };
+
+		if (!record)
+			continue; /* out of memory, or an error: logged */
+		snprintf(key, sizeof(key), "%s%s", SITE_RECORD_PREFIX, id);
+		snprintf(ttl, sizeof(ttl), "%d", SITE_OVER_TTL_S);
+		rj_queue(rj, id, 5, argv);
+		free(record);
+	}
+	rj->ended_count = 0;
+}
+
+/*
  * room's game ended: the end in its stream and, unless it is private,
  * its entry in the site's index of finished games (/api/games).
  */
@@ -687,6 +743,8 @@ static void rj_game_over(struct redis_journal *rj,
 				  room->id);
 	}
 	rj_append(rj, room->id, r, "x", "", text, now);
+	if (text)
+		rj_ended(rj, room->id);
 	cJSON_free(text);
 }
 
@@ -809,6 +867,7 @@ struct journal_mirror redis_journal_mirror(struct redis_journal *rj)
 					.seal = rj_seal,
 					.acked = rj_acked,
 					.failing = rj_failing,
+					.stored = rj_stored,
 					.ctx = rj };
 }
 
@@ -819,7 +878,7 @@ const char *redis_journal_owner(const struct redis_journal *rj)
 
 struct redis_journal *
 redis_journal_new(uv_loop_t *loop, struct redis_link *link, const char *id,
-		  const char *token,
+		  const char *token, struct store *store,
 		  void (*fenced)(void *ctx, const char *room), void *ctx)
 {
 	struct redis_journal *rj = calloc(1, sizeof(*rj));
@@ -834,6 +893,7 @@ redis_journal_new(uv_loop_t *loop, struct redis_link *link, const char *id,
 		 SITE_OWNED_PREFIX, rj->owner);
 	rj->fenced = fenced;
 	rj->ctx = ctx;
+	rj->store = store;
 	strmap_init(&rj->rooms);
 	uv_timer_init(loop, &rj->retry);
 	rj->retry.data = rj;
@@ -862,6 +922,7 @@ static void rj_closed(uv_handle_t *handle)
 	}
 	strmap_each(&rj->rooms, rj_free_room, NULL);
 	strmap_release(&rj->rooms);
+	free(rj->ended);
 	free(rj);
 }
 

@@ -18,6 +18,16 @@
  *                    process (its lease's token) owns; gomoku:owners
  *                    lists such sets, for takeovers (server/takeover.c)
  *
+ * and with a game's end (kept SITE_OVER_TTL_S), for the site's
+ * /api/games and /api/games/ID (server/site_index.c):
+ *
+ *   gomoku:ended     a sorted set of the newest public finished games
+ *                    (by end), and gomoku:ended:ID its /api/games entry,
+ *                    written by the end's own script
+ *   gomoku:record:ID the public game's record (/api/games/ID) as the
+ *                    SQLite journal has it, written once that commit is
+ *                    done
+ *
  * Every write to a game is one script that first checks that the room's
  * record is still this owner's at this epoch (fencing): a process whose
  * rooms were taken over while it was cut off cannot write any more, and
@@ -46,6 +56,7 @@
 #include "lobby.h"
 #include "redis_link.h"
 #include "site_keys.h"
+#include "store.h"
 
 struct redis_journal;
 
@@ -60,12 +71,13 @@ struct redis_journal_stats {
 
 /*
  * The journal of instance id whose lease holds token (both copied),
- * writing through link (not owned); fenced(ctx, room) once when a write
+ * writing through link (not owned), the finished games' records read
+ * from store (not owned; NULL: none); fenced(ctx, room) once when a write
  * is refused because the room was taken over. NULL on out of memory.
  */
 struct redis_journal *
 redis_journal_new(uv_loop_t *loop, struct redis_link *link, const char *id,
-		  const char *token,
+		  const char *token, struct store *store,
 		  void (*fenced)(void *ctx, const char *room), void *ctx);
 
 /* After redis_link_free(): frees what is still queued. NULL: no-op. */

@@ -12,8 +12,10 @@
 #include <string.h>
 
 #include "clock.h"
+#include "identity.h"
 #include "instance.h"
 #include "log.h"
+#include "strmap.h"
 
 /*
  * ARGV: this instance's id, its snapshot, the snapshot's time to live
@@ -55,11 +57,27 @@ struct site_index {
 	site_snapshot_fn snapshot;
 	void *ctx;
 	uv_timer_t timer;
-	bool asking;	     /* a refresh is in flight */
-	bool stopped;	     /* site_index_stop() */
-	bool freeing;	     /* its answer, if any, frees it */
-	struct si_view view; /* lists NULL: none yet */
+	bool asking;	       /* a refresh is in flight */
+	bool reading;	       /* records are being read */
+	bool stopped;	       /* site_index_stop() */
+	bool freeing;	       /* the last answer in flight frees it */
+	struct si_view view;   /* lists NULL: none yet */
+	struct strmap records; /* game id -> struct si_record, of the
+				* view's finished games */
 	uint64_t refreshes, failures;
+};
+
+/* A finished game's record (/api/games/ID), as Redis had it. */
+struct si_record {
+	size_t len;
+	char text[]; /* len bytes */
+};
+
+/* Records being read: their ids, in the order of the MGET's keys. */
+struct si_reading {
+	struct site_index *si;
+	size_t count;
+	char ids[][UID_LEN + 1];
 };
 
 static const char *const si_names[] = {
@@ -261,16 +279,161 @@ static bool si_merge(const redisReply *snapshots, const redisReply *games,
 	return ok;
 }
 
+static void si_free_record(void *ctx, const char *key, void *value)
+{
+	(void)ctx;
+	(void)key;
+	free(value);
+}
+
+/* The last answer in flight after site_index_free(): frees si. */
+static bool si_freed(struct site_index *si)
+{
+	if (!si->freeing)
+		return false;
+	if (!si->asking && !si->reading) {
+		strmap_each(&si->records, si_free_record, NULL);
+		strmap_release(&si->records);
+		free(si);
+	}
+	return true;
+}
+
+/* Whether game id is in the view's finished games. */
+static bool si_listed(const struct site_index *si, const char *id)
+{
+	const cJSON *game;
+
+	cJSON_ArrayForEach(game, si->view.lists[SITE_GAMES]) {
+		if (!strcmp(si_text(game, "id"), id))
+			return true;
+	}
+	return false;
+}
+
+/* What si_forget() collects: the records no longer listed. */
+struct si_unlisted {
+	const struct site_index *si;
+	char (*ids)[UID_LEN + 1];
+	size_t count;
+};
+
+static void si_unlisted(void *ctx, const char *key, void *value)
+{
+	struct si_unlisted *gone = ctx;
+
+	(void)value;
+	if (!si_listed(gone->si, key))
+		snprintf(gone->ids[gone->count++], UID_LEN + 1, "%s", key);
+}
+
+/* Drops the records of games the view no longer lists. */
+static void si_forget(struct site_index *si)
+{
+	struct si_unlisted gone = { si, NULL, 0 };
+
+	if (!si->records.count)
+		return;
+	gone.ids = malloc(si->records.count * sizeof(*gone.ids));
+	if (!gone.ids)
+		return; /* kept until the next refresh */
+	strmap_each(&si->records, si_unlisted, &gone);
+	for (size_t i = 0; i < gone.count; i++)
+		free(strmap_del(&si->records, gone.ids[i]));
+	free(gone.ids);
+}
+
+static void si_on_records(void *data, const redisReply *reply)
+{
+	struct si_reading *reading = data;
+	struct site_index *si = reading->si;
+
+	si->reading = false;
+	if (si_freed(si)) {
+		free(reading);
+		return;
+	}
+	for (size_t i = 0; reply && reply->type == REDIS_REPLY_ARRAY &&
+			   i < reply->elements && i < reading->count;
+	     i++) {
+		const redisReply *text = reply->element[i];
+		struct si_record *record;
+
+		if (text->type != REDIS_REPLY_STRING ||
+		    strmap_get(&si->records, reading->ids[i]))
+			continue; /* expired, or read meanwhile */
+		record = malloc(sizeof(*record) + text->len);
+		if (!record ||
+		    strmap_put(&si->records, reading->ids[i], record)) {
+			free(record);
+			break;
+		}
+		record->len = text->len;
+		memcpy(record->text, text->str, text->len);
+	}
+	free(reading);
+}
+
+/*
+ * The records of the view's finished games not read yet: one MGET of
+ * gomoku:record:ID for each.
+ */
+static void si_read_records(struct site_index *si)
+{
+	const cJSON *game;
+	struct si_reading *reading;
+	const char **argv;
+	size_t *argvlen;
+	size_t most = (size_t)cJSON_GetArraySize(si->view.lists[SITE_GAMES]);
+	char(*keys)[sizeof(SITE_RECORD_PREFIX) + UID_LEN];
+	int argc = 1;
+
+	si_forget(si);
+	if (si->reading || !most)
+		return;
+	reading = malloc(sizeof(*reading) + most * sizeof(*reading->ids));
+	argv = calloc(most + 1, sizeof(*argv));
+	argvlen = calloc(most + 1, sizeof(*argvlen));
+	keys = calloc(most, sizeof(*keys));
+	if (!reading || !argv || !argvlen || !keys)
+		goto out;
+	reading->si = si;
+	reading->count = 0;
+	argv[0] = "MGET";
+	argvlen[0] = 4;
+	cJSON_ArrayForEach(game, si->view.lists[SITE_GAMES]) {
+		const char *id = si_text(game, "id");
+
+		if (strlen(id) != UID_LEN || strmap_get(&si->records, id))
+			continue;
+		snprintf(reading->ids[reading->count], UID_LEN + 1, "%s", id);
+		snprintf(keys[reading->count], sizeof(*keys), "%s%s",
+			 SITE_RECORD_PREFIX, id);
+		argv[argc] = keys[reading->count];
+		argvlen[argc++] = strlen(keys[reading->count]);
+		reading->count++;
+	}
+	if (reading->count &&
+	    !redis_link_command_argv(si->link, si_on_records, reading, argc,
+				     argv, argvlen)) {
+		si->reading = true;
+		reading = NULL; /* the answer frees it */
+	}
+out:
+	free(reading);
+	free(argv);
+	free(argvlen);
+	free(keys);
+}
+
 static void si_on_reply(void *data, const redisReply *reply)
 {
 	struct site_index *si = data;
 	struct si_view view = { 0 };
 
 	si->asking = false;
-	if (si->freeing) {
-		free(si);
+	if (si_freed(si))
 		return;
-	}
 	if (!reply || reply->type != REDIS_REPLY_ARRAY ||
 	    reply->elements != 2 ||
 	    reply->element[0]->type != REDIS_REPLY_ARRAY ||
@@ -290,6 +453,7 @@ static void si_on_reply(void *data, const redisReply *reply)
 	si_view_free(&si->view);
 	si->view = view;
 	si->refreshes++;
+	si_read_records(si);
 }
 
 static void si_on_tick(uv_timer_t *timer)
@@ -341,6 +505,7 @@ struct site_index *site_index_new(uv_loop_t *loop, struct redis_link *link,
 	snprintf(si->id, sizeof(si->id), "%s", id);
 	si->snapshot = snapshot;
 	si->ctx = ctx;
+	strmap_init(&si->records);
 	uv_timer_init(loop, &si->timer);
 	si->timer.data = si;
 	uv_timer_start(&si->timer, si_on_tick, 0, SITE_INDEX_EVERY_MS);
@@ -361,9 +526,7 @@ static void si_closed(uv_handle_t *handle)
 	struct site_index *si = handle->data;
 
 	si_view_free(&si->view);
-	if (!si->asking)
-		free(si);
-	/* else the answer (NULL: the link is gone) frees it */
+	si_freed(si); /* else the last answer (NULL: the link is gone) */
 }
 
 void site_index_free(struct site_index *si)
@@ -408,6 +571,22 @@ int site_index_json(const struct site_index *si, enum site_list list, int limit,
 	return *body ? 0 : -ENOMEM;
 }
 
+char *site_index_record(const struct site_index *si, const char *id,
+			size_t *len)
+{
+	const struct si_record *record = strmap_get(&si->records, id);
+	char *copy;
+
+	if (!record)
+		return NULL;
+	copy = malloc(record->len ? record->len : 1);
+	if (copy) {
+		memcpy(copy, record->text, record->len);
+		*len = record->len;
+	}
+	return copy;
+}
+
 void site_index_stats(const struct site_index *si, struct site_index_stats *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -417,4 +596,5 @@ void site_index_stats(const struct site_index *si, struct site_index_stats *out)
 	out->refreshes = si->refreshes;
 	out->failures = si->failures;
 	out->instances = si->view.snapshots;
+	out->records = si->records.count;
 }

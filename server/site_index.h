@@ -18,6 +18,11 @@
  * the last one while Redis is away). Until the first answer there is no
  * view: the routes show this instance's own.
  *
+ * The records of the finished games of that list (gomoku:record:ID,
+ * written by their owners, server/redis_journal.c) are kept too, each
+ * read once, after the refresh that listed it: /api/games/ID of a game
+ * listed that ended on another instance answers from them.
+ *
  * On the event loop's thread only.
  */
 #ifndef GOMOKU_SITE_INDEX_H
@@ -52,6 +57,7 @@ struct site_index_stats {
 	uint64_t refreshes; /* answers merged */
 	uint64_t failures;  /* refreshes that failed (Redis away, ...) */
 	uint64_t instances; /* snapshots in the last answer */
+	uint64_t records;   /* records of finished games kept */
 };
 
 /*
@@ -82,6 +88,14 @@ void site_index_free(struct site_index *si);
  */
 int site_index_json(const struct site_index *si, enum site_list list, int limit,
 		    char **body, size_t *len);
+
+/*
+ * The record (/api/games/ID) of finished game id if it is one of the
+ * site's newest (its /api/games list): a malloc'd copy of *len bytes, or
+ * NULL (none, or out of memory).
+ */
+char *site_index_record(const struct site_index *si, const char *id,
+			size_t *len);
 
 void site_index_stats(const struct site_index *si,
 		      struct site_index_stats *out);

@@ -14,6 +14,7 @@
  *   gomoku:owners             the processes that own rooms (takeover.h)
  *   gomoku:ended              the site's finished games by end (site_index.h)
  *   gomoku:ended:ID           a finished game's entry there (site_index.h)
+ *   gomoku:record:ID          a finished game's record (redis_journal.h)
  *   gomoku:live:ID            an instance's rooms and pools (site_index.h)
  *   gomoku:lives              the instances that have one (site_index.h)
  */
@@ -30,6 +31,7 @@
 #define SITE_OWNERS_KEY "gomoku:owners"
 #define SITE_ENDED_KEY "gomoku:ended"
 #define SITE_ENDED_PREFIX "gomoku:ended:"
+#define SITE_RECORD_PREFIX "gomoku:record:"
 #define SITE_LIVE_PREFIX "gomoku:live:"
 #define SITE_LIVES_KEY "gomoku:lives"
 

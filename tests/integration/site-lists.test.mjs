@@ -3,7 +3,9 @@
 // the whole site, not the instance's own: every live public room once
 // (never a private one, never a uid), the waiting players and games of
 // each pool summed over the instances, the games finished on any
-// instance (never a private one); and an instance killed with kill -9
+// instance (never a private one) and their records (replays) from every
+// instance (a private one's from its own only); and an instance killed
+// with kill -9
 // drops out of them while its rooms, taken over, are listed once.
 
 import { describe, it, before, after, afterEach } from 'node:test';
@@ -171,8 +173,10 @@ describe('the site\'s lists on several instances', () => {
 
 	it('lists the games finished on any instance on every instance, private ones left out', T, async () => {
 		const secret = await invitedAcross(servers[0], servers[1]);
+		secret.front.send({ type: 'move', x: 7, y: 7 });
+		await secret.back.next('board');
 		secret.back.send({ type: 'resign' });
-		await secret.front.next('winner');
+		await secret.front.next('winner', DEFAULT_TIMEOUT_MS, { skip: ['board'] });
 		const pair = await pairAcross(servers[1], servers[2], {}, ['Eve', 'Fay']);
 		const { moves, line } = winningScript({ size: 15, winner: 'back', direction: 'vertical',
 			start: { x: 2, y: 4 } });
@@ -198,6 +202,26 @@ describe('the site\'s lists on several instances', () => {
 			assert.equal(games[0].id, pair.room, 'expected the newest first');
 		}
 		assert.equal((await getJson(servers[0], '/api/games?limit=1')).json.games.length, 1);
+		// Its record (a replay) from every instance, as its own instance
+		// has it; the private one's from its own instance only; an unknown
+		// game is still 404.
+		const own = JSON.parse((await servers[1].get(`/api/games/${pair.room}`)).body);
+		assert.equal(own.status, 'finished');
+		assert.equal(own.result.winner, 'back');
+		assert.equal(own.moves.length, moves.length);
+		for (const server of servers) {
+			const record = await pollUntil(async () => {
+				const res = await server.get(`/api/games/${pair.room}`);
+				return res.status === 200 ? JSON.parse(res.body) : undefined;
+			}, `the record of ${pair.room}`, { timeoutMs: LISTED_WITHIN_MS, intervalMs: 100 });
+			assert.deepEqual(record, own);
+			const none = await server.get(`/api/games/${uuid()}`);
+			assert.equal(none.status, 404);
+			assert.deepEqual(JSON.parse(none.body), { error: 'no such game' });
+		}
+		assert.ok(await fetchMetric(servers[0], 'gomoku_cluster_index_records') >= 1);
+		assert.equal((await servers[0].get(`/api/games/${secret.room}`)).status, 200);
+		assert.equal((await servers[2].get(`/api/games/${secret.room}`)).status, 404);
 	});
 
 	it('drops a killed instance out of the lists, and lists its rooms taken over once', T, async () => {
