@@ -11,6 +11,11 @@
 //                                            reason; PID gone within 2 s
 //   node container/play.mjs replay PORT FILE the game in FILE is still in
 //                                            the journal (after a restart)
+//   node container/play.mjs site PORT FILE   through the site's balancer:
+//                                            /healthz, the web client, one
+//                                            whole game, and the game in
+//                                            the site's /api/games; writes
+//                                            the game to FILE
 //
 // Run from tests/ (its node_modules has ws). Prints one PASS or FAIL line
 // per check and exits non-zero on any failure.
@@ -28,9 +33,9 @@ const START_TIMEOUT_MS = 15000;
 
 const [mode, portText, extra] = process.argv.slice(2);
 const port = Number(portText);
-if (!['game', 'stop', 'replay'].includes(mode) || !Number.isInteger(port) || !extra ||
+if (!['game', 'stop', 'replay', 'site'].includes(mode) || !Number.isInteger(port) || !extra ||
     (mode === 'stop' && !Number.isInteger(Number(extra)))) {
-	console.error('usage: node container/play.mjs game PORT FILE | stop PORT PID | replay PORT FILE');
+	console.error('usage: node container/play.mjs game PORT FILE | stop PORT PID | replay PORT FILE | site PORT FILE');
 	process.exit(2);
 }
 // What the integration clients need of a server: where it is.
@@ -103,7 +108,32 @@ async function expectRecord(played) {
 	return `status ${record.status}, ${moves} moves, ${record.result.winner} won`;
 }
 
-async function game(file) {
+/**
+ * Checks that GET /api/games lists the finished game { room, moves,
+ * winner } within START_TIMEOUT_MS (the site's lists are refreshed every
+ * second).
+ */
+async function expectListed(played) {
+	const deadline = Date.now() + START_TIMEOUT_MS;
+	let last = '';
+	while (Date.now() < deadline) {
+		const res = await httpGet(port, '/api/games');
+		last = `${res.status} ${res.body.trim().slice(0, 300)}`;
+		const games = res.status === 200 ? JSON.parse(res.body).games : [];
+		const listed = games.find((entry) => entry.id === played.room);
+		if (listed) {
+			if (listed.moves !== played.moves || listed.result.winner !== played.winner)
+				throw new Error(`expected ${played.moves} moves won by ${played.winner}, ` +
+					`got ${JSON.stringify(listed)}`);
+			return `${listed.moves} moves, ${listed.result.winner} won`;
+		}
+		await sleep(200);
+	}
+	throw new Error(`expected GET /api/games to list ${played.room} within ` +
+		`${START_TIMEOUT_MS} ms, last: ${last}`);
+}
+
+async function game(file, { site = false } = {}) {
 	let size = 15;
 	const healthy = await check('GET /healthz answers 200 with status "ok"', async () => {
 		const health = await waitHealthy();
@@ -135,7 +165,10 @@ async function game(file) {
 		writeFileSync(file, JSON.stringify(played));
 		return `${script.moves.length} moves on ${size}x${size}, front won`;
 	});
-	if (played)
+	if (played && site)
+		await check('GET /api/games lists the game, whichever instance answers', () =>
+			expectListed(played));
+	else if (played)
 		await check('GET /api/games/ROOM answers the game from the journal', () =>
 			expectRecord(played));
 }
@@ -209,8 +242,8 @@ async function stop(pid) {
 }
 
 try {
-	if (mode === 'game')
-		await game(extra);
+	if (mode === 'game' || mode === 'site')
+		await game(extra, { site: mode === 'site' });
 	else if (mode === 'stop')
 		await stop(Number(extra));
 	else

@@ -16,7 +16,14 @@
 # and the web client, a whole game played by two integration-test clients
 # and its record in the games journal, the image's health-check command,
 # SIGTERM (every client closed with 1001, exit status 0 within 2 s), and a
-# restart that still has the game.
+# restart that still has the game. Then the site of
+# docker/compose.scale.yml: docker/site.Dockerfile's two targets built,
+# Redis run from its image with the compose file's flags, three instances
+# of the server's image with the compose file's environment, and haproxy
+# from its image with docker/haproxy.cfg (Docker's DNS lookup replaced by
+# the three ports): a whole game through it, listed in the site's
+# /api/games, the two players on two instances; every process stopped
+# with SIGTERM, and Redis's AOF written.
 #
 # Runs as root (through sudo when started as another user) for apt-get,
 # debootstrap, podman and buildah; needs node with
@@ -104,6 +111,9 @@ seconds_since()
 	awk -v from="$1" -v to="$EPOCHREALTIME" 'BEGIN { printf "%.1f", to - from }'
 }
 
+SITE_PIDS=()    # the site's `buildah run` processes
+SITE_CTRS=()    # and their containers
+
 cleanup()
 {
 	local status=$?
@@ -113,10 +123,20 @@ cleanup()
 	if [ -n "$RUN_PID" ]; then
 		wait "$RUN_PID" 2>/dev/null || true
 	fi
+	for pid in "${SITE_PIDS[@]}"; do
+		pkill -KILL -P "$pid" 2>/dev/null || true
+		for child in $(pgrep -P "$pid"); do
+			pkill -KILL -P "$child" 2>/dev/null || true
+		done
+		wait "$pid" 2>/dev/null || true
+	done
 	# Only once `buildah run` has returned (CONTAINERS.md: earlier panics).
 	if [ -n "$CTR" ]; then
 		buildah rm "$CTR" >/dev/null 2>&1 || true
 	fi
+	for ctr in "${SITE_CTRS[@]}"; do
+		buildah rm "$ctr" >/dev/null 2>&1 || true
+	done
 	[ -z "$ROOTFS_DIR" ] || rm -rf "$ROOTFS_DIR"
 	rm -rf "$LOG_DIR"
 	exit "$status"
@@ -520,6 +540,232 @@ kill -TERM "$SERVER_PID"
 expect_exit_zero
 echo "--- server log:"
 cat "$LOG_DIR/server-2.log"
+
+# ---------------------------------------------------------------------------
+header "site: docker/site.Dockerfile's redis and balancer, three instances"
+
+# Builds target $1 of docker/site.Dockerfile as localhost/gomoku-$1.
+build_site_image()
+{
+	local tag=localhost/gomoku-$1:container-test old new t0=$EPOCHREALTIME
+	old=$(podman image inspect --format '{{.Id}}' "$tag" 2>/dev/null || true)
+	if ! podman build --isolation=chroot --pull=never --format docker \
+		--target "$1" -f "$REPO/docker/site.Dockerfile" -t "$tag" "$REPO" \
+		>"$LOG_DIR/build-$1.log" 2>&1; then
+		tail -n 40 "$LOG_DIR/build-$1.log"
+		abort "podman build --target $1 -f docker/site.Dockerfile failed"
+	fi
+	pass "docker/site.Dockerfile, target $1, builds ($(seconds_since "$t0") s)"
+	new=$(podman image inspect --format '{{.Id}}' "$tag")
+	if [ -n "$old" ] && [ "$old" != "$new" ]; then
+		podman rmi "$old" >/dev/null 2>&1 || true
+	fi
+}
+
+# The JSON list $2 of image $1's config (Entrypoint, ...), one word a line.
+image_words()
+{
+	node -e 'for (const w of JSON.parse(process.argv[1]) || []) console.log(w)' \
+		"$(podman image inspect --format "{{json .Config.$2}}" "$1")"
+}
+
+# Starts `buildah run` of container $1 as user $2 with the rest as the
+# command, output to $LOG_DIR/site-$3.log ($3: a name); the process is
+# added to SITE_PIDS.
+site_run()
+{
+	local ctr=$1 user=$2 name=$3
+	shift 3
+	buildah run --isolation chroot --user "$user" "$ctr" -- "$@" \
+		>"$LOG_DIR/site-$name.log" 2>&1 &
+	SITE_PIDS+=("$!")
+}
+
+# The first descendant of pid $1 whose command is $2.
+descendant()
+{
+	local pids=$1 pid children
+	while [ -n "$pids" ]; do
+		children=""
+		for pid in $pids; do
+			if [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ]; then
+				echo "$pid"
+				return 0
+			fi
+			children="$children $(pgrep -P "$pid" | tr '\n' ' ')"
+		done
+		pids=$(xargs <<<"$children")
+	done
+	return 1
+}
+
+# GET http://127.0.0.1:$1$2: the body, or nothing.
+http_body()
+{
+	curl -s --max-time 5 "http://127.0.0.1:$1$2" || true
+}
+
+# Waits up to $3 s for GET :$1$2 to answer 200.
+wait_http()
+{
+	local _
+	for _ in $(seq 1 $(($3 * 10))); do
+		[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 \
+			"http://127.0.0.1:$1$2")" = 200 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+build_site_image redis
+build_site_image balancer
+REDIS_IMAGE=localhost/gomoku-redis:container-test
+BALANCER_IMAGE=localhost/gomoku-balancer:container-test
+for image in "$REDIS_IMAGE" "$BALANCER_IMAGE"; do
+	user=$(podman image inspect --format '{{.Config.User}}' "$image")
+	check "$image runs as a non-root user (USER \"$user\")" \
+		test -n "$user" -a "$user" != root -a "$user" != 0
+done
+SCALE=$REPO/docker/compose.scale.yml
+
+# A service's list or map of compose.scale.yml, one item a line, each
+# ${VAR:-default} as its default: service $1, key $2 (command,
+# environment).
+compose_items()
+{
+	awk -v service="  $1:" -v key="    $2:" '
+		$0 == service { in_service = 1; next }
+		in_service && /^  [a-z]/ { exit }
+		in_service && $0 == key { in_key = 1; next }
+		in_key && /^ *#/ { next }
+		in_key && /^      / { sub(/^      (- )?/, ""); print; next }
+		in_key { exit }' "$SCALE" |
+		sed -E 's/\$\{[A-Z_]+:-([^}]*)\}/\1/g; s/"//g'
+}
+
+redis_port=$(free_port)
+mapfile -t redis_flags < <(compose_items redis command)
+[ "${#redis_flags[@]}" -gt 4 ] || abort "no command for redis in $SCALE"
+# On the host network: loopback, and a free port.
+for i in "${!redis_flags[@]}"; do
+	[ "${redis_flags[$i]}" = --bind ] && redis_flags[$((i + 1))]=127.0.0.1
+done
+check "compose.scale.yml runs Redis with AOF (${redis_flags[*]})" \
+	grep -q -- '--appendonly yes' <<<"${redis_flags[*]}"
+RCTR=$(buildah from --pull-never "$REDIS_IMAGE") || abort "buildah from $REDIS_IMAGE failed"
+SITE_CTRS+=("$RCTR")
+mapfile -t redis_entry < <(image_words "$REDIS_IMAGE" Entrypoint)
+redis_user=$(podman image inspect --format '{{.Config.User}}' "$REDIS_IMAGE")
+site_run "$RCTR" "$redis_user" redis "${redis_entry[@]}" "${redis_flags[@]}" \
+	--port "$redis_port"
+redis_run=${SITE_PIDS[-1]}
+for _ in $(seq 1 100); do
+	[ "$(redis-cli -p "$redis_port" ping 2>/dev/null)" = PONG ] && break
+	sleep 0.1
+done
+check "Redis from $REDIS_IMAGE answers PING on port $redis_port" \
+	test "$(redis-cli -p "$redis_port" ping 2>/dev/null)" = PONG
+redis_pid=$(descendant "$redis_run" redis-server) ||
+	{ cat "$LOG_DIR/site-redis.log"; abort "redis-server did not start from $REDIS_IMAGE"; }
+
+# The instances: the server's image with the compose file's environment,
+# Redis and the port changed for the host network.
+mapfile -t instance_env < <(compose_items gomoku environment |
+	sed -E 's/^([A-Z_]+): */\1=/' | grep -vE '^GOMOKU_(REDIS|HOST|PORT)=')
+# True when environment $1 trusts the proxy and sets a lease.
+proxy_and_lease()
+{
+	grep -q 'GOMOKU_TRUST_PROXY=yes' <<<"$1" &&
+		grep -q 'GOMOKU_INSTANCE_LEASE=[0-9]' <<<"$1"
+}
+check "compose.scale.yml gives the instances GOMOKU_TRUST_PROXY=yes and a lease (${instance_env[*]})" \
+	proxy_and_lease "${instance_env[*]}"
+instance_ports=()
+instance_pids=()
+for n in 1 2 3; do
+	ictr=$(buildah from --pull-never "$IMAGE") || abort "buildah from $IMAGE failed"
+	SITE_CTRS+=("$ictr")
+	iport=$(free_port)
+	# env NAME=VALUE ... before the entrypoint: `buildah run --env` would
+	# drop an empty value (GOMOKU_INSTANCE_ID: a random id).
+	site_run "$ictr" "$image_user" "instance-$n" \
+		/usr/bin/env "${instance_env[@]}" "GOMOKU_REDIS=redis://127.0.0.1:$redis_port/0" \
+		GOMOKU_HOST=127.0.0.1 "GOMOKU_PORT=$iport" "${run_argv[@]}"
+	instance_ports+=("$iport")
+	instance_pids+=("${SITE_PIDS[-1]}")
+done
+for n in 0 1 2; do
+	wait_http "${instance_ports[$n]}" /healthz 30 ||
+		{ cat "$LOG_DIR/site-instance-$((n + 1)).log"; abort "instance $((n + 1)) of the site did not become healthy"; }
+done
+health=$(http_body "${instance_ports[0]}" /healthz)
+echo "instance 1: $health"
+check "the instances hold their lease on the site's Redis" \
+	grep -q '"redis":"up".*"lease":"held"' <<<"$health"
+
+# haproxy: the image's configuration (docker/haproxy.cfg) with Docker's
+# DNS lookup replaced by the three instances, listening on a free port.
+balancer_port=$(free_port)
+BCTR=$(buildah from --pull-never "$BALANCER_IMAGE") || abort "buildah from $BALANCER_IMAGE failed"
+SITE_CTRS+=("$BCTR")
+buildah run --isolation chroot "$BCTR" -- cat /etc/haproxy/haproxy.cfg \
+	>"$LOG_DIR/haproxy.shipped.cfg" 2>/dev/null
+check "the balancer image holds docker/haproxy.cfg" \
+	cmp -s "$LOG_DIR/haproxy.shipped.cfg" "$REPO/docker/haproxy.cfg"
+awk -v ports="${instance_ports[*]}" -v listen="$balancer_port" '
+	/^resolvers docker$/ { skip = 1; next }
+	skip && /^$/ { skip = 0; next }
+	skip { next }
+	/^\tserver-template gomoku / {
+		options = $0
+		sub(/.*gomoku:8080 /, "", options)
+		gsub(/ resolvers docker| init-addr none/, "", options)
+		n = split(ports, port, " ")
+		for (i = 1; i <= n; i++)
+			printf "\tserver gomoku%d 127.0.0.1:%s %s\n", i, port[i], options
+		next
+	}
+	/^\tbind :8080$/ { print "\tbind 127.0.0.1:" listen; next }
+	{ print }' "$LOG_DIR/haproxy.shipped.cfg" >"$LOG_DIR/haproxy.cfg"
+grep -q "server gomoku3 127.0.0.1:${instance_ports[2]} check" "$LOG_DIR/haproxy.cfg" ||
+	abort "docker/haproxy.cfg no longer has the server-template line this test replaces"
+balancer_user=$(podman image inspect --format '{{.Config.User}}' "$BALANCER_IMAGE")
+buildah copy --chown "$balancer_user" "$BCTR" "$LOG_DIR/haproxy.cfg" \
+	/etc/haproxy/haproxy.cfg >/dev/null || abort "buildah copy of haproxy.cfg failed"
+mapfile -t balancer_entry < <(image_words "$BALANCER_IMAGE" Entrypoint)
+site_run "$BCTR" "$balancer_user" balancer "${balancer_entry[@]}"
+balancer_run=${SITE_PIDS[-1]}
+wait_http "$balancer_port" /healthz 30 ||
+	{ cat "$LOG_DIR/site-balancer.log"; abort "haproxy from $BALANCER_IMAGE did not serve /healthz"; }
+pass "haproxy from $BALANCER_IMAGE serves /healthz on port $balancer_port"
+
+site_game=$LOG_DIR/site-game.json
+play site "$balancer_port" "$site_game" || true
+across=0
+for n in 0 1 2; do
+	value=$(http_body "${instance_ports[$n]}" /metrics |
+		awk '$1 == "gomoku_cluster_pairs_across_total" { print $2 }')
+	across=$((across + ${value:-0}))
+done
+check "the two players of the game were on two instances (pairs across: $across)" \
+	test "$across" -ge 1
+
+# Stopped as compose stops a site: SIGTERM to each.
+for n in 0 1 2; do
+	pid=$(descendant "${instance_pids[$n]}" gomoku-server) && kill -TERM "$pid"
+	status=0
+	wait "${instance_pids[$n]}" || status=$?
+	check "instance $((n + 1)) exits with status 0 after SIGTERM" test "$status" -eq 0
+done
+pid=$(descendant "$balancer_run" haproxy) && kill -TERM "$pid"
+wait "$balancer_run" || true
+kill -TERM "$redis_pid"
+status=0
+wait "$redis_run" || status=$?
+check "Redis exits with status 0 after SIGTERM" test "$status" -eq 0
+check "Redis wrote its AOF in /var/lib/redis" \
+	buildah run --isolation chroot "$RCTR" -- sh -c 'ls /var/lib/redis/appendonlydir/*.aof'
+SITE_PIDS=()
 
 # ---------------------------------------------------------------------------
 header "summary"
