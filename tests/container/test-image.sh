@@ -124,10 +124,14 @@ cleanup()
 		wait "$RUN_PID" 2>/dev/null || true
 	fi
 	for pid in "${SITE_PIDS[@]}"; do
-		pkill -KILL -P "$pid" 2>/dev/null || true
-		for child in $(pgrep -P "$pid"); do
-			pkill -KILL -P "$child" 2>/dev/null || true
+		# every descendant (the server is a grandchild), then the run
+		local tree=$pid pids=$pid
+		while [ -n "$pids" ]; do
+			pids=$(for p in $pids; do pgrep -P "$p"; done | xargs)
+			tree="$tree $pids"
 		done
+		# shellcheck disable=SC2086 # a list of pids
+		kill -KILL $tree 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
 	done
 	# Only once `buildah run` has returned (CONTAINERS.md: earlier panics).

@@ -218,7 +218,7 @@ describe('several instances on one Redis', () => {
 	});
 
 	it('pairs each of many players joining at once over three instances exactly once', T, async () => {
-		const count = Number(process.env.GOMOKU_TEST_CLUSTER_PLAYERS || 200);
+		const count = Number(process.env.GOMOKU_TEST_CLUSTER_PLAYERS || 1000);
 		const clients = await Promise.all(Array.from({ length: count }, (_, i) =>
 			join(servers[i % 3], {}, `player ${i}`)));
 		const roles = await Promise.all(clients.map((client) =>

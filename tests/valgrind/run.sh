@@ -89,7 +89,7 @@ started=$(date +%s)
 			GOMOKU_BUILD_DIR=$build \
 			GOMOKU_PBRAIN_BIN=$pbrain \
 			GOMOKU_TEST_CRASH_CYCLES=$cycles_env \
-			GOMOKU_TEST_TAKEOVER_GAMES=30 \
+			GOMOKU_TEST_TAKEOVER_GAMES=30 GOMOKU_TEST_CLUSTER_PLAYERS=200 \
 			GOMOKU_TEST_TIME_SCALE=$time_scale \
 			node --test "$suite"
 ) >"$logs/node-test.out" 2>&1
