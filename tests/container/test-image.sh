@@ -409,14 +409,15 @@ free_port()
 }
 
 # The server is a descendant of `buildah run` (chroot isolation: a plain
-# host process in a chroot); finds it by walking the process tree.
-find_server()
+# host process in a chroot): the first descendant of pid $1 whose command
+# is $2, found by walking the process tree.
+descendant()
 {
-	local pids=$RUN_PID pid children
+	local pids=$1 pid children
 	while [ -n "$pids" ]; do
 		children=""
 		for pid in $pids; do
-			if [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = gomoku-server ]; then
+			if [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ]; then
 				echo "$pid"
 				return 0
 			fi
@@ -439,7 +440,7 @@ start_server()
 	RUN_PID=$!
 	SERVER_PID=""
 	for _ in $(seq 1 100); do
-		SERVER_PID=$(find_server) && break
+		SERVER_PID=$(descendant "$RUN_PID" gomoku-server) && break
 		kill -0 "$RUN_PID" 2>/dev/null || break
 		sleep 0.1
 	done
@@ -585,23 +586,6 @@ site_run()
 	SITE_PIDS+=("$!")
 }
 
-# The first descendant of pid $1 whose command is $2.
-descendant()
-{
-	local pids=$1 pid children
-	while [ -n "$pids" ]; do
-		children=""
-		for pid in $pids; do
-			if [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ]; then
-				echo "$pid"
-				return 0
-			fi
-			children="$children $(pgrep -P "$pid" | tr '\n' ' ')"
-		done
-		pids=$(xargs <<<"$children")
-	done
-	return 1
-}
 
 # GET http://127.0.0.1:$1$2: the body, or nothing.
 http_body()

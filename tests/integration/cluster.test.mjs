@@ -13,7 +13,7 @@ import { describe, it, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { startServer, stopAll } from './lib/server.mjs';
-import { connectPlayer, closeAllClients, uuid, DEFAULT_TIMEOUT_MS } from './lib/client.mjs';
+import { connectPlayer, closeAllClients, uuid, joinPlayer as join, DEFAULT_TIMEOUT_MS } from './lib/client.mjs';
 import { playMoves, expectWinner, winningScript } from './lib/game.mjs';
 import { fetchMetric, pollUntil } from './lib/observe.mjs';
 import { Redis } from './lib/redis.mjs';
@@ -21,15 +21,6 @@ import { testTimeout, scaled } from './lib/time.mjs';
 
 const T = testTimeout(120_000);
 const SIZE = 15;
-
-/** Connects uid (a fresh one by default) to server and takes its welcome. */
-async function join(server, query = {}, label = 'player') {
-	const uid = query.uid || uuid();
-	const client = await connectPlayer(server, { ...query, uid }, { label });
-	client.uid = uid;
-	client.welcome = await client.next('welcome');
-	return client;
-}
 
 /**
  * A pair across two instances: first waits on a, second joins on b; both

@@ -12,7 +12,7 @@ import { describe, it, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { startServer, stopAll } from './lib/server.mjs';
-import { connectPlayer, closeAllClients, uuid, DEFAULT_TIMEOUT_MS } from './lib/client.mjs';
+import { closeAllClients, uuid, joinPlayer as join, DEFAULT_TIMEOUT_MS } from './lib/client.mjs';
 import { playMoves, expectWinner, winningScript } from './lib/game.mjs';
 import { fetchMetric, pollUntil } from './lib/observe.mjs';
 import { Redis } from './lib/redis.mjs';
@@ -23,15 +23,6 @@ const T = testTimeout(120_000);
 // them after its snapshot's 5 s, its rooms being taken over after its
 // 1 s lease.
 const LISTED_WITHIN_MS = scaled(15_000);
-
-/** Connects uid (a fresh one by default) to server and takes its welcome. */
-async function join(server, query = {}, label = 'player') {
-	const uid = query.uid || uuid();
-	const client = await connectPlayer(server, { ...query, uid }, { label });
-	client.uid = uid;
-	client.welcome = await client.next('welcome');
-	return client;
-}
 
 /** A pair: first waits on a, second joins on b. { front, back, room, uids }. */
 async function pairAcross(a, b, query = {}, names = ['', '']) {

@@ -272,6 +272,18 @@ export function connectPlayer(server, query = {}, options = {}) {
  * its welcome and waiting. Resolves with the client, its uid in .uid and
  * the welcome in .welcome.
  */
+/**
+ * Connects uid (a fresh one unless query has one) to server and takes
+ * its welcome: the client, with uid and welcome set.
+ */
+export async function joinPlayer(server, query = {}, label = 'player') {
+	const uid = query.uid || uuid();
+	const client = await connectPlayer(server, { ...query, uid }, { label });
+	client.uid = uid;
+	client.welcome = await client.next('welcome');
+	return client;
+}
+
 export async function connectWaiting(server, query = {}, options = {}) {
 	const uid = 'uid' in query ? query.uid : uuid();
 	const client = await connectPlayer(server, { ...query, uid }, options);
