@@ -33,9 +33,17 @@
  * Renju tells black from white: black moved first, so we are black when
  * we have as many stones as the opponent (whatever order BOARD sent them
  * in), and the engine then never plays a forbidden point.
+ *
+ *   pbrain-gomoku [--level L] [--nodes N]
+ *
+ * --level plays another level than master (at its own node budget, the
+ * turn's time as a cap); --nodes gives every move a node budget (still
+ * capped by the turn's time), so that a match at a node budget plays the
+ * same games on any machine (tests/engine/match.c).
  */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,13 +69,15 @@
 
 /* One of these per process: the game as the manager told it. */
 struct brain {
-	struct board board;    /* ROLE_FRONT: our stones; ROLE_BACK: his */
-	bool started;	       /* a START came */
-	enum rule rule;	       /* from INFO rule (gomocup.h) */
-	long timeout_turn_ms;  /* INFO timeout_turn; -1: not given */
-	long time_left_ms;     /* INFO time_left; -1: not given */
-	size_t tt_entries;     /* what the engine was made with */
-	struct engine *engine; /* master level, one table for the game */
+	struct board board;	 /* ROLE_FRONT: our stones; ROLE_BACK: his */
+	bool started;		 /* a START came */
+	enum rule rule;		 /* from INFO rule (gomocup.h) */
+	long timeout_turn_ms;	 /* INFO timeout_turn; -1: not given */
+	long time_left_ms;	 /* INFO time_left; -1: not given */
+	size_t tt_entries;	 /* what the engine was made with */
+	struct engine *engine;	 /* one table for the game */
+	enum engine_level level; /* --level: master unless told */
+	uint64_t nodes;		 /* --nodes: a budget per move; 0: none */
 };
 
 /* CLOCK_MONOTONIC in microseconds: the engine's clock. */
@@ -177,14 +187,21 @@ static void brain_move(struct brain *brain)
 	int err;
 
 	if (brain->timeout_turn_ms == 0) {
-		limits.max_nodes = BRAIN_FAST_NODES;
+		limits.max_nodes = brain->nodes ? brain->nodes :
+						  BRAIN_FAST_NODES;
 	} else {
-		/* a tournament: as deep as the turn's time allows */
-		limits.max_nodes = ENGINE_NODES_UNLIMITED;
+		/*
+		 * a tournament: as deep as the turn's time allows (master),
+		 * or the level's or --nodes' budget, the time as a cap
+		 */
+		limits.max_nodes = brain->nodes ? brain->nodes :
+				   brain->level == ENGINE_MASTER ?
+						  ENGINE_NODES_UNLIMITED :
+						  0;
 		limits.deadline_us = brain_now_us(NULL) + brain_think_us(brain);
 	}
-	err = engine_choose(brain->engine, &view, me, brain->rule,
-			    ENGINE_MASTER, &limits, &result);
+	err = engine_choose(brain->engine, &view, me, brain->rule, brain->level,
+			    &limits, &result);
 	if (err == -ENOSPC) {
 		brain_say("ERROR no move left: the board is full%s",
 			  brain->rule == RULE_RENJU ?
@@ -358,15 +375,54 @@ static bool brain_command(struct brain *brain, char *line)
 	return true;
 }
 
-int main(void)
+/* The command line; 0, or -1 after a usage message. */
+static int brain_options(struct brain *brain, int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "level", required_argument, NULL, 'l' },
+		{ "nodes", required_argument, NULL, 'n' },
+		{ 0 },
+	};
+	char *end;
+	int option;
+
+	while ((option = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+		switch (option) {
+		case 'l':
+			if (engine_level_parse(optarg, &brain->level))
+				goto usage;
+			break;
+		case 'n':
+			errno = 0;
+			brain->nodes = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || !brain->nodes)
+				goto usage;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (optind == argc)
+		return 0;
+usage:
+	fprintf(stderr, "usage: pbrain-gomoku [--level beginner|easy|medium|"
+			"hard|master] [--nodes N]\n");
+	return -1;
+}
+
+int main(int argc, char **argv)
 {
 	struct brain brain = {
 		.rule = RULE_FREESTYLE,
 		.timeout_turn_ms = -1,
 		.time_left_ms = -1,
 		.tt_entries = BRAIN_TT_ENTRIES,
+		.level = ENGINE_MASTER,
 	};
 	char line[BRAIN_LINE_MAX];
+
+	if (brain_options(&brain, argc, argv))
+		return 2;
 
 	brain.engine = engine_new(BRAIN_TT_ENTRIES);
 	if (!brain.engine) {

@@ -15,6 +15,15 @@
 #   against beginner over the same 100 games, with its move times.
 #   Targets: master wins >= 98 % overall under freestyle, >= 95 % under
 #   renju, >= 95 % as back; p99 move time < 100 ms.
+# - the match: pbrain-gomoku (master) against
+#   pbrain-gomoku of BENCH_BASE (the commit before the engine's strength
+#   work, built here from git), played by gomoku-match as Gomocup plays:
+#   one game at a time, each engine a process of its own, at each time a
+#   move of BENCH_MATCH_MS, over tests/engine/openings/RULE.txt (100
+#   balanced openings, each with both colours: 200 games). The table of
+#   the new engine's score and its Elo difference (95 % margin). Target:
+#   at least +BENCH_MIN_ELO (200). Not pinned; the 1 s match takes about
+#   three hours.
 #
 # Builds bench-engine in Release, prints a machine header and the tables,
 # checks the targets and writes the output to
@@ -30,9 +39,11 @@
 # has none, so its games are the same on any machine), BENCH_CPU (the
 # core to pin to, 0; empty: no pinning), BENCH_RULES (the parts:
 # "freestyle renju"; standard is the third rule there is), BENCH_PARTS
-# ("ladder speed": either or both), BENCH_MIN_SCORE and BENCH_MAX_SCORE
-# (the ladder's targets, 65 and 85), BENCH_TUNED (the rules whose ladder
-# must meet them: "freestyle").
+# ("ladder speed match": any of them), BENCH_MIN_SCORE and
+# BENCH_MAX_SCORE (the ladder's targets, 65 and 85), BENCH_TUNED (the
+# rules whose ladder must meet them: "freestyle"), BENCH_BASE (the old
+# engine's commit), BENCH_MATCH_MS ("200 1000"), BENCH_MATCH_GAMES (all:
+# 200), BENCH_MIN_ELO (200).
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -44,7 +55,12 @@ NODES=${BENCH_NODES:-60000}
 DEADLINE_MS=${BENCH_DEADLINE_MS:-90}
 CPU=${BENCH_CPU-0}
 RULES=${BENCH_RULES:-freestyle renju}
-PARTS=${BENCH_PARTS:-ladder speed}
+PARTS=${BENCH_PARTS:-ladder speed match}
+# The commit issue 19 (the engine's strength) started from.
+BASE=${BENCH_BASE:-1f161a2f60844821a96cb711b02ad5cbd69f8c6d}
+MATCH_MS=${BENCH_MATCH_MS:-200 1000}
+MATCH_GAMES=${BENCH_MATCH_GAMES:-}
+MIN_ELO=${BENCH_MIN_ELO:-200}
 MIN_SCORE=${BENCH_MIN_SCORE:-65}
 MAX_SCORE=${BENCH_MAX_SCORE:-85}
 TUNED=${BENCH_TUNED:-freestyle}
@@ -52,7 +68,25 @@ RESULTS=$ROOT/tests/engine/results
 
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DGOMOKU_TESTS=OFF \
 	-DGOMOKU_LOAD=OFF >/dev/null
-cmake --build "$BUILD" --target bench-engine -j "$(nproc)" >/dev/null
+cmake --build "$BUILD" --target bench-engine gomoku-match pbrain-gomoku \
+	-j "$(nproc)" >/dev/null
+
+# The old engine, from git: its pbrain-gomoku only.
+case " $PARTS " in *" match "*)
+	if [ ! -x "$BUILD/base/pbrain-gomoku" ] ||
+		[ "$(cat "$BUILD/base/commit" 2>/dev/null)" != "$BASE" ]; then
+		rm -rf "$BUILD/base" "$BUILD/base-src"
+		mkdir -p "$BUILD/base-src"
+		git archive "$BASE" | tar -x -C "$BUILD/base-src"
+		cmake -S "$BUILD/base-src" -B "$BUILD/base" \
+			-DCMAKE_BUILD_TYPE=Release -DGOMOKU_TESTS=OFF \
+			-DGOMOKU_LOAD=OFF >/dev/null
+		cmake --build "$BUILD/base" --target pbrain-gomoku \
+			-j "$(nproc)" >/dev/null
+		echo "$BASE" >"$BUILD/base/commit"
+	fi
+	;;
+esac
 
 pin=()
 if [ -n "$CPU" ] && command -v taskset >/dev/null; then
@@ -82,6 +116,22 @@ mkdir -p "$RESULTS"
 			echo
 			;;
 		esac
+		case " $PARTS " in *" match "*)
+			for ms in $MATCH_MS; do
+				"$BUILD/gomoku-match" \
+					--openings "tests/engine/openings/$rule.txt" \
+					--rule "$rule" --turn-ms "$ms" \
+					${MATCH_GAMES:+--games "$MATCH_GAMES"} \
+					--quiet --min-elo "$MIN_ELO" \
+					--log "$RESULTS/match-$rule-$ms.log" \
+					--name-a "master (this tree)" \
+					--name-b "master of ${BASE:0:7}" \
+					"$BUILD/pbrain-gomoku" \
+					"$BUILD/base/pbrain-gomoku" || status=1
+				echo
+			done
+			;;
+		esac
 		case " $PARTS " in *" speed "*)
 			# Renju holds black back: a draw or two is fair.
 			min_win=98
@@ -102,7 +152,8 @@ mkdir -p "$RESULTS"
 		echo "targets met: each level scores $MIN_SCORE-$MAX_SCORE %" \
 			"against the one below ($TUNED); master beats beginner >= 98 %" \
 			"(freestyle, standard) or >= 95 % (renju), as back" \
-			">= 95 %, p99 < 100 ms"
+			">= 95 %, p99 < 100 ms; the new engine +$MIN_ELO Elo or more" \
+			"against ${BASE:0:7}"
 	else
 		echo "targets MISSED (see FAIL lines above)"
 	fi

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "elo.h"
 #include "engine.h"
 #include "game.h"
 
@@ -416,16 +417,6 @@ static int match_play(const struct bench_options *options,
 	return failed;
 }
 
-/* The Elo difference a score (0..1) means; clamped short of 0 and 1. */
-static double elo_of_score(double score)
-{
-	if (score < 0.001)
-		score = 0.001;
-	if (score > 0.999)
-		score = 0.999;
-	return -400.0 * log10(1.0 / score - 1.0);
-}
-
 /*
  * One line of the ladder: the stronger level's wins, draws and losses,
  * its score (a draw is half a win), and the Elo difference with a 95 %
@@ -442,9 +433,7 @@ static double ladder_print(enum engine_level stronger, enum engine_level weaker,
 			   all->draws * (0.5 - score) * (0.5 - score) +
 			   all->losses * score * score) /
 			  games;
-	double error = sqrt(variance / games) * 1.96;
-	double margin =
-		(elo_of_score(score + error) - elo_of_score(score - error)) / 2;
+	double margin = elo_margin(score, sqrt(variance / games));
 
 	printf("| %-8s | %-8s | %5d | %4d | %5d | %6d | %6.1f %% | %+5.0f "
 	       "± %3.0f |\n",
