@@ -27,6 +27,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,9 +49,18 @@ enum tt_bound {
 	TT_UPPER, /* at most the score (no move raised alpha) */
 };
 
-/* One searched position. */
+/*
+ * One searched position, as two words that threads read and write
+ * without a lock: check is the salted key xor data, so an entry torn by
+ * two writers never matches (the Lazy SMP threads share the table).
+ */
 struct tt_entry {
-	uint64_t key;  /* Zobrist key and side, salted with the call */
+	uint64_t check; /* Zobrist key and side, salted with the call, ^ data */
+	uint64_t data;	/* a struct tt_hit, packed by tt_pack() */
+};
+
+/* A table entry, unpacked. */
+struct tt_hit {
 	int32_t score; /* mate scores relative to this node */
 	int16_t move;  /* best or refuting move, grid index; -1: none */
 	int8_t depth;  /* remaining depth it was searched to */
@@ -135,22 +145,30 @@ static const struct level_config level_configs[ENGINE_LEVEL_COUNT] = {
 
 /* One per searching thread: the tables and the state of one search. */
 struct engine {
-	struct tt_entry *tt;		    /* transposition table */
-	size_t tt_mask;			    /* its entries, minus one */
-	uint64_t *vcf_failed;		    /* the VCF solver's failed set */
-	uint64_t calls;			    /* engine_choose() calls so far */
-	uint64_t salt;			    /* this call's key salt */
-	const struct level_config *level;   /* this call's level */
-	uint64_t nodes;			    /* visited in this call */
-	uint64_t max_nodes;		    /* budget; 0: none */
-	uint64_t (*now_us)(void *ctx);	    /* the caller's clock */
-	void *now_ctx;			    /* passed to now_us */
-	uint64_t deadline_us;		    /* 0: none */
-	uint64_t next_check;		    /* read the clock at these nodes */
-	bool stopped;			    /* budget or deadline ran out */
-	uint64_t jitter;		    /* from the seed */
-	int16_t killers[SEARCH_MAX_PLY][2]; /* cut-off moves */
-	int32_t history[3][POS_CELLS];	    /* per side */
+	struct tt_entry *tt; /* transposition table */
+	bool tt_borrowed;    /* a helper's: its main's table */
+	int helper_count;    /* Lazy SMP threads beside this */
+	struct engine *helpers[ENGINE_MAX_THREADS - 1]; /* this owns them */
+	int halt;			  /* main: set to stop the helpers */
+	int *halted;			  /* helper: its main's halt */
+	int done_depth;			  /* helper: last finished iteration */
+	int done_move;			  /* helper: its best move */
+	int done_score;			  /* helper: and its score */
+	size_t tt_mask;			  /* its entries, minus one */
+	uint64_t *vcf_failed;		  /* the VCF solver's failed set */
+	uint64_t calls;			  /* engine_choose() calls so far */
+	uint64_t salt;			  /* this call's key salt */
+	const struct level_config *level; /* this call's level */
+	uint64_t nodes;			  /* visited in this call */
+	uint64_t max_nodes;		  /* budget; 0: none */
+	uint64_t (*now_us)(void *ctx);	  /* the caller's clock */
+	void *now_ctx;			  /* passed to now_us */
+	uint64_t deadline_us;		  /* 0: none */
+	uint64_t next_check;		  /* read the clock at these nodes */
+	bool stopped;			  /* budget or deadline ran out */
+	uint64_t jitter;		  /* from the seed */
+	int16_t killers[SEARCH_MAX_PLY][2];		/* cut-off moves */
+	int32_t history[3][POS_CELLS];			/* per side */
 	int16_t moves[SEARCH_MAX_PLY][BOARD_MAX_CELLS]; /* per ply */
 	int32_t ranks[SEARCH_MAX_PLY][BOARD_MAX_CELLS]; /* their order */
 	struct position pos;				/* the board */
@@ -201,11 +219,42 @@ out_free_engine:
 
 void engine_free(struct engine *engine)
 {
+	int i;
+
 	if (!engine)
 		return;
+	for (i = 0; i < engine->helper_count; i++)
+		engine_free(engine->helpers[i]);
 	free(engine->vcf_failed);
-	free(engine->tt);
+	if (!engine->tt_borrowed)
+		free(engine->tt);
 	free(engine);
+}
+
+int engine_set_threads(struct engine *engine, int threads)
+{
+	if (!engine || threads < 1 || threads > ENGINE_MAX_THREADS)
+		return -EINVAL;
+	while (engine->helper_count > threads - 1)
+		engine_free(engine->helpers[--engine->helper_count]);
+	while (engine->helper_count < threads - 1) {
+		struct engine *helper = calloc(1, sizeof(*helper));
+
+		if (!helper)
+			return -ENOMEM;
+		helper->vcf_failed =
+			calloc(VCF_TABLE_ENTRIES, sizeof(*helper->vcf_failed));
+		if (!helper->vcf_failed) {
+			free(helper);
+			return -ENOMEM;
+		}
+		helper->tt = engine->tt;
+		helper->tt_mask = engine->tt_mask;
+		helper->tt_borrowed = true;
+		helper->halted = &engine->halt;
+		engine->helpers[engine->helper_count++] = helper;
+	}
+	return 0;
 }
 
 /* ---- the easy level ---- */
@@ -340,6 +389,11 @@ static bool search_tick(struct engine *engine)
 {
 	if (engine->stopped)
 		return true;
+	if (engine->halted &&
+	    __atomic_load_n(engine->halted, __ATOMIC_RELAXED)) {
+		engine->stopped = true;
+		return true;
+	}
 	engine->nodes++;
 	if (engine->max_nodes && engine->nodes >= engine->max_nodes) {
 		engine->stopped = true;
@@ -515,28 +569,50 @@ static int score_from_tt(int score, int ply)
  * call with the same position would see, and never an earlier call's
  * entries: the same inputs give the same move on a reused engine.
  */
+static uint64_t tt_pack(const struct tt_hit *hit)
+{
+	return (uint64_t)(uint32_t)hit->score |
+	       (uint64_t)(uint16_t)hit->move << 32 |
+	       (uint64_t)(uint8_t)hit->depth << 48 | (uint64_t)hit->bound << 56;
+}
+
+static struct tt_hit tt_unpack(uint64_t data)
+{
+	return (struct tt_hit){ .score = (int32_t)(uint32_t)data,
+				.move = (int16_t)(uint16_t)(data >> 32),
+				.depth = (int8_t)(uint8_t)(data >> 48),
+				.bound = (uint8_t)(data >> 56) };
+}
+
+/* The entry for key from this call: true and *hit filled, or false. */
+static bool tt_probe(const struct engine *engine, uint64_t key,
+		     struct tt_hit *hit)
+{
+	const struct tt_entry *entry = &engine->tt[key & engine->tt_mask];
+	uint64_t data = __atomic_load_n(&entry->data, __ATOMIC_RELAXED);
+	uint64_t check = __atomic_load_n(&entry->check, __ATOMIC_RELAXED);
+
+	if ((check ^ data) != (key ^ engine->salt))
+		return false;
+	*hit = tt_unpack(data);
+	return true;
+}
+
 static void tt_store(struct engine *engine, uint64_t key, int depth, int score,
 		     int bound, int move, int ply)
 {
 	struct tt_entry *entry = &engine->tt[key & engine->tt_mask];
-	uint64_t salted = key ^ engine->salt;
+	struct tt_hit old, hit = { .score = score_to_tt(score, ply),
+				   .move = (int16_t)move,
+				   .depth = (int8_t)depth,
+				   .bound = (uint8_t)bound };
+	uint64_t data = tt_pack(&hit);
 
-	if (entry->key == salted && entry->depth > depth)
+	if (tt_probe(engine, key, &old) && old.depth > depth)
 		return;
-	entry->key = salted;
-	entry->score = score_to_tt(score, ply);
-	entry->move = (int16_t)move;
-	entry->depth = (int8_t)depth;
-	entry->bound = (uint8_t)bound;
-}
-
-/* The entry for key from this call, or NULL. */
-static const struct tt_entry *tt_probe(const struct engine *engine,
-				       uint64_t key)
-{
-	const struct tt_entry *entry = &engine->tt[key & engine->tt_mask];
-
-	return entry->key == (key ^ engine->salt) ? entry : NULL;
+	__atomic_store_n(&entry->data, data, __ATOMIC_RELAXED);
+	__atomic_store_n(&entry->check, (key ^ engine->salt) ^ data,
+			 __ATOMIC_RELAXED);
 }
 
 /* ---- search ---- */
@@ -618,7 +694,7 @@ static int search(struct engine *engine, enum role side, int depth, int alpha,
 {
 	struct position *pos = &engine->pos;
 	enum role other = role_other(side);
-	const struct tt_entry *entry;
+	struct tt_hit entry;
 	int alpha_in = alpha, best = -SCORE_INFINITE, best_move = -1;
 	int tt_move = -1, count, i, score;
 	uint64_t key;
@@ -630,14 +706,13 @@ static int search(struct engine *engine, enum role side, int depth, int alpha,
 		return search_leaf(engine, side, ply);
 
 	key = node_key(engine, side);
-	entry = tt_probe(engine, key);
-	if (entry) {
-		tt_move = entry->move;
-		if (entry->depth >= depth) {
-			score = score_from_tt(entry->score, ply);
-			if (entry->bound == TT_EXACT ||
-			    (entry->bound == TT_LOWER && score >= beta) ||
-			    (entry->bound == TT_UPPER && score <= alpha))
+	if (tt_probe(engine, key, &entry)) {
+		tt_move = entry.move;
+		if (entry.depth >= depth) {
+			score = score_from_tt(entry.score, ply);
+			if (entry.bound == TT_EXACT ||
+			    (entry.bound == TT_LOWER && score >= beta) ||
+			    (entry.bound == TT_UPPER && score <= alpha))
 				return score;
 		}
 	}
@@ -947,6 +1022,99 @@ static int nearest_empty(const struct position *pos, enum role side)
 	return best;
 }
 
+/* ---- Lazy SMP: helper threads on the same table ---- */
+
+/* What one helper thread searches. */
+struct smp_job {
+	struct engine *engine; /* the helper's */
+	struct root root;      /* its own copy of the root's moves */
+	int first_depth;       /* it starts here: threads apart */
+	pthread_t thread;
+};
+
+/*
+ * A helper: the main thread's iterations, on its own position and root
+ * copy, until the main thread halts it. What it finds goes into the
+ * shared table (where the main thread reads it) and, for its last
+ * finished iteration, into done_*.
+ */
+static void *smp_helper(void *arg)
+{
+	struct smp_job *job = arg;
+	struct engine *helper = job->engine;
+	int depth, score;
+
+	for (depth = job->first_depth; depth <= helper->level->max_depth;
+	     depth++) {
+		int best = root_search(helper, &job->root, depth, &score);
+
+		if (helper->stopped || best < 0)
+			break;
+		root_promote(&job->root, best);
+		helper->done_depth = depth;
+		helper->done_move = job->root.moves[0];
+		helper->done_score = score;
+		if (score >= SCORE_WON || score <= -SCORE_WON)
+			break;
+	}
+	return NULL;
+}
+
+/* Starts the helpers on the root; how many started. */
+static int smp_start(struct engine *engine, const struct root *root,
+		     struct smp_job *jobs)
+{
+	int i;
+
+	__atomic_store_n(&engine->halt, 0, __ATOMIC_RELAXED);
+	for (i = 0; i < engine->helper_count; i++) {
+		struct engine *helper = engine->helpers[i];
+
+		helper->salt = engine->salt; /* the same table entries */
+		helper->level = engine->level;
+		helper->nodes = 0;
+		helper->max_nodes = 0; /* until halted */
+		helper->now_us = engine->now_us;
+		helper->now_ctx = engine->now_ctx;
+		helper->deadline_us = engine->deadline_us;
+		helper->next_check = CLOCK_INTERVAL;
+		helper->stopped = false;
+		helper->jitter = mix64(engine->jitter + (uint64_t)i + 1);
+		helper->done_depth = 0;
+		memset(helper->killers, 0xff, sizeof(helper->killers));
+		memset(helper->history, 0, sizeof(helper->history));
+		helper->pos = engine->pos;
+		jobs[i].engine = helper;
+		jobs[i].root = *root;
+		jobs[i].first_depth = 1 + (i + 1) % 2;
+		if (pthread_create(&jobs[i].thread, NULL, smp_helper, &jobs[i]))
+			break;
+	}
+	return i;
+}
+
+/*
+ * Halts and joins the helpers. A helper that finished a deeper iteration
+ * than the main thread gives the move, unless the main thread's is won.
+ */
+static void smp_stop(struct engine *engine, struct smp_job *jobs, int count,
+		     struct engine_result *out)
+{
+	int i;
+
+	__atomic_store_n(&engine->halt, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < count; i++) {
+		struct engine *helper = jobs[i].engine;
+
+		pthread_join(jobs[i].thread, NULL);
+		if (helper->done_depth > out->depth && out->score < SCORE_WON) {
+			result_set(out, helper->done_move, helper->done_score,
+				   false);
+			out->depth = helper->done_depth;
+		}
+	}
+}
+
 /*
  * The searching levels on engine->pos: 0, or -ENOSPC when renju
  * forbids black every empty cell.
@@ -956,7 +1124,8 @@ static int search_choose(struct engine *engine, enum role side,
 {
 	struct root root_moves = { .side = side };
 	struct root *root = &root_moves;
-	int depth, best_score = 0;
+	struct smp_job jobs[ENGINE_MAX_THREADS - 1];
+	int depth, best_score = 0, helpers = 0;
 
 	if (root_forced(engine, side, out))
 		return 0;
@@ -972,6 +1141,8 @@ static int search_choose(struct engine *engine, enum role side,
 		return 0;
 	}
 	result_set(out, root->moves[0], 0, false);
+	if (engine->helper_count && root->count > 1)
+		helpers = smp_start(engine, root, jobs);
 	for (depth = 1; depth <= engine->level->max_depth; depth++) {
 		int best = root_search(engine, root, depth, &best_score);
 
@@ -986,6 +1157,8 @@ static int search_choose(struct engine *engine, enum role side,
 		    root->count == 1)
 			break;
 	}
+	if (helpers)
+		smp_stop(engine, jobs, helpers, out);
 	if (engine->level->near_margin)
 		root_pick_near(engine, root, out);
 	return 0;

@@ -34,7 +34,10 @@
  *
  * Threads: a struct engine is used by one thread at a time; distinct
  * engines share nothing mutable (the pattern and Zobrist tables are built
- * once, behind pthread_once, and only read afterwards).
+ * once, behind pthread_once, and only read afterwards). One engine may
+ * search with helper threads of its own (engine_set_threads(): Lazy SMP
+ * on one shared transposition table), started and joined within each
+ * engine_choose().
  */
 #ifndef GOMOKU_ENGINE_H
 #define GOMOKU_ENGINE_H
@@ -65,6 +68,9 @@
 #define ENGINE_DEFAULT_NODES_MEDIUM 20000u /* depth 3 needs about 2000 */
 #define ENGINE_DEFAULT_NODES_HARD 10000u   /* ~10 ms on one core */
 #define ENGINE_DEFAULT_NODES_MASTER 60000u /* ~40 ms on one core */
+
+/* Threads one engine may search with (engine_set_threads()). */
+#define ENGINE_MAX_THREADS 16
 
 /* max_nodes for no node budget at all: the deadline alone stops. */
 #define ENGINE_NODES_UNLIMITED UINT64_MAX
@@ -135,6 +141,18 @@ struct engine *engine_new(size_t tt_entries);
 
 /* Frees an engine from engine_new(); NULL is a no-op. */
 void engine_free(struct engine *engine);
+
+/*
+ * Lets engine_choose() search with threads threads (1..ENGINE_MAX_THREADS;
+ * 1, the default, is the calling thread alone): Lazy SMP, helper threads
+ * searching the same root on one shared transposition table, started and
+ * joined within each call. The calling thread's budget and deadline stop
+ * them all; nodes in the result are the calling thread's. With more than
+ * one thread the moves are no longer the same from call to call, and
+ * limits->now_us is called from every thread. 0, -EINVAL, or -ENOMEM
+ * (then fewer threads than asked).
+ */
+int engine_set_threads(struct engine *engine, int threads);
 
 /*
  * Chooses a move for to_move on board under rule. Fills *out and returns

@@ -34,12 +34,13 @@
  * we have as many stones as the opponent (whatever order BOARD sent them
  * in), and the engine then never plays a forbidden point.
  *
- *   pbrain-gomoku [--level L] [--nodes N]
+ *   pbrain-gomoku [--level L] [--nodes N] [--threads N]
  *
  * --level plays another level than master (at its own node budget, the
  * turn's time as a cap); --nodes gives every move a node budget (still
  * capped by the turn's time), so that a match at a node budget plays the
- * same games on any machine (tests/engine/match.c).
+ * same games on any machine (tests/engine/match.c); --threads searches
+ * with that many threads (Lazy SMP, engine_set_threads()).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -61,7 +62,8 @@
 
 #define BRAIN_LINE_MAX 1024
 #define BRAIN_DEFAULT_TURN_MS 1000
-#define BRAIN_MARGIN_MS 50	    /* kept back from every deadline */
+#define BRAIN_MARGIN_MS 50	    /* kept back from a deadline, at most */
+#define BRAIN_MARGIN_MIN_MS 10	    /* and at least */
 #define BRAIN_MIN_THINK_MS 10	    /* even when time is short */
 #define BRAIN_FAST_NODES 20000	    /* timeout_turn 0: "play at once" */
 #define BRAIN_TT_ENTRIES (1u << 20) /* 16 MB */
@@ -78,6 +80,7 @@ struct brain {
 	struct engine *engine;	 /* one table for the game */
 	enum engine_level level; /* --level: master unless told */
 	uint64_t nodes;		 /* --nodes: a budget per move; 0: none */
+	int threads;		 /* --threads: Lazy SMP, 1 by default */
 };
 
 /* CLOCK_MONOTONIC in microseconds: the engine's clock. */
@@ -140,11 +143,16 @@ static uint64_t brain_think_us(const struct brain *brain)
 {
 	long turn = brain->timeout_turn_ms < 0 ? BRAIN_DEFAULT_TURN_MS :
 						 brain->timeout_turn_ms;
-	long think = turn - BRAIN_MARGIN_MS;
+	/* a twentieth of the turn: what answering and scheduling cost */
+	long margin = BRAIN_MARGIN_MIN_MS + turn / 20;
+	long think;
 
+	if (margin > BRAIN_MARGIN_MS)
+		margin = BRAIN_MARGIN_MS;
+	think = turn - margin;
 	if (brain->time_left_ms >= 0 &&
-	    think > brain->time_left_ms / 15 - BRAIN_MARGIN_MS)
-		think = brain->time_left_ms / 15 - BRAIN_MARGIN_MS;
+	    think > brain->time_left_ms / 15 - margin)
+		think = brain->time_left_ms / 15 - margin;
 	if (think < BRAIN_MIN_THINK_MS)
 		think = BRAIN_MIN_THINK_MS;
 	return (uint64_t)think * 1000u;
@@ -249,8 +257,10 @@ static void brain_info(struct brain *brain, const char *key, const char *value)
 		if (entries == brain->tt_entries)
 			return;
 		engine = engine_new(entries);
-		if (!engine)
+		if (!engine || engine_set_threads(engine, brain->threads)) {
+			engine_free(engine);
 			return;
+		}
 		engine_free(brain->engine);
 		brain->engine = engine;
 		brain->tt_entries = entries;
@@ -381,6 +391,7 @@ static int brain_options(struct brain *brain, int argc, char **argv)
 	static const struct option longs[] = {
 		{ "level", required_argument, NULL, 'l' },
 		{ "nodes", required_argument, NULL, 'n' },
+		{ "threads", required_argument, NULL, 't' },
 		{ 0 },
 	};
 	char *end;
@@ -398,6 +409,12 @@ static int brain_options(struct brain *brain, int argc, char **argv)
 			if (errno || end == optarg || *end || !brain->nodes)
 				goto usage;
 			break;
+		case 't':
+			brain->threads = (int)strtol(optarg, &end, 10);
+			if (end == optarg || *end || brain->threads < 1 ||
+			    brain->threads > ENGINE_MAX_THREADS)
+				goto usage;
+			break;
 		default:
 			goto usage;
 		}
@@ -406,7 +423,7 @@ static int brain_options(struct brain *brain, int argc, char **argv)
 		return 0;
 usage:
 	fprintf(stderr, "usage: pbrain-gomoku [--level beginner|easy|medium|"
-			"hard|master] [--nodes N]\n");
+			"hard|master] [--nodes N] [--threads N]\n");
 	return -1;
 }
 
@@ -418,6 +435,7 @@ int main(int argc, char **argv)
 		.time_left_ms = -1,
 		.tt_entries = BRAIN_TT_ENTRIES,
 		.level = ENGINE_MASTER,
+		.threads = 1,
 	};
 	char line[BRAIN_LINE_MAX];
 
@@ -425,7 +443,7 @@ int main(int argc, char **argv)
 		return 2;
 
 	brain.engine = engine_new(BRAIN_TT_ENTRIES);
-	if (!brain.engine) {
+	if (!brain.engine || engine_set_threads(brain.engine, brain.threads)) {
 		fprintf(stderr, "pbrain-gomoku: out of memory\n");
 		return 1;
 	}

@@ -15,15 +15,15 @@
 #   against beginner over the same 100 games, with its move times.
 #   Targets: master wins >= 98 % overall under freestyle, >= 95 % under
 #   renju, >= 95 % as back; p99 move time < 100 ms.
-# - the match: pbrain-gomoku (master) against
+# - the match: pbrain-gomoku (master, --threads BENCH_THREADS) against
 #   pbrain-gomoku of BENCH_BASE (the commit before the engine's strength
 #   work, built here from git), played by gomoku-match as Gomocup plays:
 #   one game at a time, each engine a process of its own, at each time a
 #   move of BENCH_MATCH_MS, over tests/engine/openings/RULE.txt (100
 #   balanced openings, each with both colours: 200 games). The table of
 #   the new engine's score and its Elo difference (95 % margin). Target:
-#   at least +BENCH_MIN_ELO (200). Not pinned; the 1 s match takes about
-#   three hours.
+#   at least +BENCH_MIN_ELO (200). Not pinned (the threads need the
+#   cores); the 1 s match takes about three hours.
 #
 # Builds bench-engine in Release, prints a machine header and the tables,
 # checks the targets and writes the output to
@@ -43,7 +43,8 @@
 # BENCH_MAX_SCORE (the ladder's targets, 65 and 85), BENCH_TUNED (the
 # rules whose ladder must meet them: "freestyle"), BENCH_BASE (the old
 # engine's commit), BENCH_MATCH_MS ("200 1000"), BENCH_MATCH_GAMES (all:
-# 200), BENCH_MIN_ELO (200).
+# 200), BENCH_THREADS (the new engine's, the machine's cores),
+# BENCH_MIN_ELO (200).
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -60,6 +61,7 @@ PARTS=${BENCH_PARTS:-ladder speed match}
 BASE=${BENCH_BASE:-1f161a2f60844821a96cb711b02ad5cbd69f8c6d}
 MATCH_MS=${BENCH_MATCH_MS:-200 1000}
 MATCH_GAMES=${BENCH_MATCH_GAMES:-}
+THREADS=${BENCH_THREADS:-$(nproc)}
 MIN_ELO=${BENCH_MIN_ELO:-200}
 MIN_SCORE=${BENCH_MIN_SCORE:-65}
 MAX_SCORE=${BENCH_MAX_SCORE:-85}
@@ -124,9 +126,9 @@ mkdir -p "$RESULTS"
 					${MATCH_GAMES:+--games "$MATCH_GAMES"} \
 					--quiet --min-elo "$MIN_ELO" \
 					--log "$RESULTS/match-$rule-$ms.log" \
-					--name-a "master (this tree)" \
+					--name-a "master, $THREADS threads (this tree)" \
 					--name-b "master of ${BASE:0:7}" \
-					"$BUILD/pbrain-gomoku" \
+					"$BUILD/pbrain-gomoku --threads $THREADS" \
 					"$BUILD/base/pbrain-gomoku" || status=1
 				echo
 			done

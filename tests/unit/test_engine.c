@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -1087,6 +1088,75 @@ static void a_deadline_alone_keeps_the_levels_budget(void **state)
 	engine_free(engine);
 }
 
+/* The real clock, for the threads' test: fake_now() is one thread's. */
+static uint64_t real_now(void *ctx)
+{
+	struct timespec ts;
+
+	(void)ctx;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/*
+ * Lazy SMP: with helper threads master plays a legal move within a node
+ * budget the calling thread keeps, stops at a deadline with no budget,
+ * and with one thread again plays node for node as an engine that never
+ * had more.
+ */
+static void threads_search_the_same_position(void **state)
+{
+	struct engine_limits limits = { .max_nodes = 100000, .seed = 7 };
+	struct engine *threaded = engine_new(1 << 16);
+	struct engine *single = engine_new(1 << 16);
+	struct engine_result result, alone;
+	struct board board;
+
+	(void)state;
+	assert_non_null(threaded);
+	assert_non_null(single);
+	expect_int(engine_set_threads(threaded, 4), 0);
+
+	board_draw(&board, 15, middle_game_rows);
+	expect_int(engine_choose(threaded, &board, ROLE_FRONT, RULE_FREESTYLE,
+				 ENGINE_MASTER, &limits, &result),
+		   0);
+	expect_int(board_get(&board, result.x, result.y), ROLE_NONE);
+	if (result.nodes > limits.max_nodes)
+		fail_msg("%llu nodes for a budget of %llu",
+			 (unsigned long long)result.nodes,
+			 (unsigned long long)limits.max_nodes);
+
+	/* no budget: the deadline stops every thread */
+	limits.max_nodes = ENGINE_NODES_UNLIMITED;
+	limits.now_us = real_now;
+	limits.deadline_us = real_now(NULL) + 50000;
+	expect_int(engine_choose(threaded, &board, ROLE_BACK, RULE_FREESTYLE,
+				 ENGINE_MASTER, &limits, &result),
+		   0);
+	expect_int(board_get(&board, result.x, result.y), ROLE_NONE);
+
+	/* back to one thread: the same search as an engine of one */
+	limits = (struct engine_limits){ .max_nodes = 30000, .seed = 7 };
+	expect_int(engine_set_threads(threaded, 1), 0);
+	expect_int(engine_choose(threaded, &board, ROLE_FRONT, RULE_FREESTYLE,
+				 ENGINE_MASTER, &limits, &result),
+		   0);
+	expect_int(engine_choose(single, &board, ROLE_FRONT, RULE_FREESTYLE,
+				 ENGINE_MASTER, &limits, &alone),
+		   0);
+	expect_int(result.x, alone.x);
+	expect_int(result.y, alone.y);
+	expect_int(result.nodes, alone.nodes);
+
+	expect_int(engine_set_threads(threaded, 0), -EINVAL);
+	expect_int(engine_set_threads(threaded, ENGINE_MAX_THREADS + 1),
+		   -EINVAL);
+	expect_int(engine_set_threads(NULL, 2), -EINVAL);
+	engine_free(single);
+	engine_free(threaded);
+}
+
 /* Master with no node budget at all (as pbrain-gomoku plays) stops by the deadline. */
 static void master_without_a_budget_stops_at_the_deadline(void **state)
 {
@@ -1132,6 +1202,7 @@ int main(void)
 		cmocka_unit_test(five_levels_have_names_weakest_first),
 		cmocka_unit_test(a_deadline_alone_keeps_the_levels_budget),
 		cmocka_unit_test(master_without_a_budget_stops_at_the_deadline),
+		cmocka_unit_test(threads_search_the_same_position),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
