@@ -42,16 +42,16 @@ uint8_t combined_verdict[COMBINED_COUNT];
 static pthread_once_t combined_once = PTHREAD_ONCE_INIT;
 
 /* What a stone is worth on one line, by the pattern it makes. */
-static const int16_t pattern_worth[PAT_COUNT] = {
-	[PAT_NONE] = 0, [PAT_B1] = 1,	[PAT_F1] = 2,  [PAT_B2] = 4,
-	[PAT_F2] = 10,	[PAT_B3] = 10,	[PAT_F3] = 28, [PAT_B4] = 28,
-	[PAT_F4] = 80,	[PAT_F5] = 300, /* the forbidden shapes: 0 */
+const int16_t pattern_worth[PAT_COUNT] = {
+	[PAT_NONE] = 0, [PAT_B1] = 1,	[PAT_F1] = 1,  [PAT_B2] = 2,
+	[PAT_F2] = 8,	[PAT_B3] = 18,	[PAT_F3] = 76, [PAT_B4] = 110,
+	[PAT_F4] = 106, [PAT_F5] = 300, /* the forbidden shapes: 0 */
 };
 
 /* What a cell is worth on top of its lines, by its combined threat. */
-static const int16_t threat_bonus[THREAT_COUNT] = {
-	[THREAT_22] = 12,  [THREAT_33] = 140,  [THREAT_43] = 320,
-	[THREAT_F4] = 500, [THREAT_F5] = 1500,
+const int16_t threat_bonus[THREAT_COUNT] = {
+	[THREAT_22] = 1,   [THREAT_33] = 0,    [THREAT_43] = 651,
+	[THREAT_F4] = 541, [THREAT_F5] = 1500,
 };
 
 /*

@@ -87,6 +87,14 @@ struct pattern_table patterns_table(enum rule rule);
 /* A direction's place in a combined number: PAT_COUNT to the dir. */
 extern int combined_place[4];
 
+/*
+ * The evaluation's weights: a cell's value for a side is the worth of
+ * its four line patterns plus the bonus of their combined threat
+ * (tests/engine/tune_eval.c fits them to played games).
+ */
+extern const int16_t pattern_worth[PAT_COUNT];
+extern const int16_t threat_bonus[THREAT_COUNT];
+
 /* A cell's four patterns (combined) -> its threat, value and verdict. */
 extern uint8_t combined_threat[COMBINED_COUNT];	 /* enum threat */
 extern int16_t combined_value[COMBINED_COUNT];	 /* its worth */

@@ -8,6 +8,7 @@
  * Positions are drawn as rows of text: 'X' is black (front), 'O' white
  * (back), '.' an empty cell; row y of the drawing is row y of the board.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -115,7 +116,9 @@ static void opening_play(struct prng *prng, struct game *game)
 
 /*
  * Plays one renju game between black at level black and white at level
- * white; fails if black ever picks a forbidden point. Adds to *faced the
+ * white; fails if black ever picks a forbidden point. The game ends with
+ * a full board, or when every empty point is forbidden to black (the
+ * engine then has no move: -ENOSPC). Adds to *faced the
  * black moves chosen while some point was forbidden.
  */
 static void game_run(struct engine *engine, struct prng *prng,
@@ -133,14 +136,23 @@ static void game_run(struct engine *engine, struct prng *prng,
 		enum role role = game.to_move;
 		struct engine_result result;
 		enum renju_verdict verdict;
+		int err;
 
 		if (role == ROLE_FRONT &&
 		    renju_forbidden(&game.board, forbidden, BOARD_MAX_CELLS))
 			(*faced)++;
-		expect_int(engine_choose(engine, &game.board, role, RULE_RENJU,
-					 role == ROLE_FRONT ? black : white,
-					 &limits, &result),
-			   0);
+		err = engine_choose(engine, &game.board, role, RULE_RENJU,
+				    role == ROLE_FRONT ? black : white, &limits,
+				    &result);
+		if (err == -ENOSPC && role == ROLE_FRONT) {
+			/* only when every empty point is forbidden to black */
+			expect_int(renju_forbidden(&game.board, forbidden,
+						   BOARD_MAX_CELLS),
+				   game.board.size * game.board.size -
+					   game.board.stones);
+			break;
+		}
+		expect_int(err, 0);
 		verdict = renju_judge(&game.board, result.x, result.y);
 		if (role == ROLE_FRONT && renju_forbids(verdict))
 			fail_msg("black at %s played (%d, %d), a %s, at move "
