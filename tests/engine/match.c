@@ -829,15 +829,70 @@ static int options_parse(int argc, char **argv, struct match_options *o)
 	return 0;
 }
 
+/*
+ * Plays the games, jobs at a time, each in a child process that writes
+ * its result to results[]. 0, or 2 when a game could not be played.
+ */
+static int match_run(const struct match_options *options,
+		     const struct opening *openings, int games,
+		     struct game_result *results, pid_t *workers)
+{
+	int next = 0, running = 0, failed = 0, i;
+
+	while (next < games || running) {
+		int status;
+		pid_t pid;
+
+		while (running < options->jobs && next < games) {
+			pid = fork();
+			if (pid < 0) {
+				perror("gomoku-match: fork");
+				return 2;
+			}
+			if (pid == 0) {
+				game_play(options, &openings[next / 2],
+					  next % 2 == 0, &results[next]);
+				_exit(0);
+			}
+			workers[next++] = pid;
+			running++;
+		}
+		pid = wait(&status);
+		if (pid < 0)
+			break;
+		for (i = 0; i < next; i++) {
+			if (workers[i] != pid)
+				continue;
+			running--;
+			if (!results[i].done) {
+				fprintf(stderr,
+					"gomoku-match: game %d: its "
+					"referee died\n",
+					i + 1);
+				return 2;
+			}
+			if (results[i].end == END_SETUP)
+				failed++;
+			if (!options->quiet)
+				game_print(i, &results[i]);
+		}
+	}
+	if (failed) {
+		fprintf(stderr, "gomoku-match: %d games could not start\n",
+			failed);
+		return 2;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct opening openings[MATCH_MAX_OPENINGS];
 	struct match_options options;
 	struct game_result *results;
 	pid_t *workers;
-	int count, games, next = 0, running = 0, i, failed = 0;
+	int count, games, status, i;
 	FILE *log = NULL;
-	double elo;
 
 	if (options_parse(argc, argv, &options))
 		return 2;
@@ -864,61 +919,24 @@ int main(int argc, char **argv)
 	workers = calloc((size_t)games, sizeof(*workers));
 	if (results == MAP_FAILED || !workers) {
 		fprintf(stderr, "gomoku-match: out of memory\n");
-		return 2;
+		status = 2;
+	} else {
+		status = match_run(&options, openings, games, results, workers);
 	}
-	while (next < games || running) {
-		int status;
-		pid_t pid;
-
-		while (running < options.jobs && next < games) {
-			pid = fork();
-			if (pid < 0) {
-				perror("gomoku-match: fork");
-				return 2;
-			}
-			if (pid == 0) {
-				game_play(&options, &openings[next / 2],
-					  next % 2 == 0, &results[next]);
-				_exit(0);
-			}
-			workers[next++] = pid;
-			running++;
-		}
-		pid = wait(&status);
-		if (pid < 0)
-			break;
-		for (i = 0; i < next; i++) {
-			if (workers[i] != pid)
-				continue;
-			running--;
-			if (!results[i].done) {
-				fprintf(stderr,
-					"gomoku-match: game %d: its "
-					"referee died\n",
-					i + 1);
-				return 2;
-			}
-			if (results[i].end == END_SETUP)
-				failed++;
-			if (!options.quiet)
-				game_print(i, &results[i]);
-		}
-	}
-	if (failed) {
-		fprintf(stderr, "gomoku-match: %d games could not start\n",
-			failed);
-		return 2;
-	}
-	if (log) {
+	if (!status && log)
 		for (i = 0; i < games; i++)
 			game_log(log, i, &results[i]);
-		fclose(log);
-	}
-	elo = match_print(&options, results, games);
-	if (options.min_elo_set && elo < options.min_elo) {
+	if (!status &&
+	    match_print(&options, results, games) < options.min_elo &&
+	    options.min_elo_set) {
 		printf("target missed: A's Elo difference is below %+.0f\n",
 		       options.min_elo);
-		return 1;
+		status = 1;
 	}
-	return 0;
+	if (log)
+		fclose(log);
+	free(workers);
+	if (results != MAP_FAILED)
+		munmap(results, (size_t)games * sizeof(*results));
+	return status;
 }
