@@ -266,51 +266,12 @@ static void pbrain_client_started(struct pbrain_client *client)
 	pbrain_client_send_queued(client);
 }
 
-/*
- * Parses "x,y" (blanks around the numbers allowed, a sign too so that
- * "-1,0" counts as off the board rather than as garbage). 0 or -EINVAL.
- */
-static int pbrain_client_parse_cell(const char *text, int *x, int *y)
-{
-	int value[2];
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		bool negative = false;
-		int digits = 0;
-
-		value[i] = 0;
-		while (*text == ' ' || *text == '\t')
-			text++;
-		if (*text == '-' || *text == '+')
-			negative = *text++ == '-';
-		while (isdigit((unsigned char)*text)) {
-			if (++digits > 6)
-				return -EINVAL;
-			value[i] = value[i] * 10 + (*text++ - '0');
-		}
-		if (!digits)
-			return -EINVAL;
-		if (negative)
-			value[i] = -value[i];
-		while (*text == ' ' || *text == '\t')
-			text++;
-		if (i == 0 && *text++ != ',')
-			return -EINVAL;
-	}
-	if (*text)
-		return -EINVAL;
-	*x = value[0];
-	*y = value[1];
-	return 0;
-}
-
 /* The engine's move: checked, then reported (or dropped if cancelled). */
 static void pbrain_client_answer(struct pbrain_client *client, const char *line)
 {
 	int x, y;
 
-	if (pbrain_client_parse_cell(line, &x, &y)) {
+	if (gomocup_parse_cell(line, &x, &y)) {
 		pbrain_client_fail(client, -EPROTO, "engine answered garbage");
 		return;
 	}
@@ -338,28 +299,19 @@ static void pbrain_client_answer(struct pbrain_client *client, const char *line)
 	client->done(client->ctx, 0, x, y, "");
 }
 
-/* True when line starts with word, as a whole word, in any case. */
-static bool pbrain_client_keyword(const char *line, const char *word)
-{
-	size_t len = strlen(word);
-
-	return strncasecmp(line, word, len) == 0 &&
-	       (line[len] == '\0' || isspace((unsigned char)line[len]));
-}
-
 /* One complete line from the engine, without its line end. */
 static void pbrain_client_line(struct pbrain_client *client, const char *line)
 {
 	while (isspace((unsigned char)*line))
 		line++;
-	if (!*line || pbrain_client_keyword(line, "MESSAGE") ||
-	    pbrain_client_keyword(line, "DEBUG"))
+	if (!*line || gomocup_keyword(line, "MESSAGE") ||
+	    gomocup_keyword(line, "DEBUG"))
 		return;
 	if (client->state == PBRAIN_CLIENT_STARTING) {
-		if (pbrain_client_keyword(line, "OK"))
+		if (gomocup_keyword(line, "OK"))
 			pbrain_client_started(client);
-		else if (pbrain_client_keyword(line, "ERROR") ||
-			 pbrain_client_keyword(line, "UNKNOWN"))
+		else if (gomocup_keyword(line, "ERROR") ||
+			 gomocup_keyword(line, "UNKNOWN"))
 			pbrain_client_fail(client, -EPROTO,
 					   "engine refused START");
 		else
@@ -368,15 +320,14 @@ static void pbrain_client_line(struct pbrain_client *client, const char *line)
 				"engine answered START with garbage");
 		return;
 	}
-	if (pbrain_client_keyword(line, "ERROR")) {
+	if (gomocup_keyword(line, "ERROR")) {
 		pbrain_client_fail(client, -EPROTO, "engine reported an error");
 		return;
 	}
-	if (pbrain_client_keyword(line, "OK") ||
-	    pbrain_client_keyword(line, "UNKNOWN")) {
+	if (gomocup_keyword(line, "OK") || gomocup_keyword(line, "UNKNOWN")) {
 		if (client->info_replies > 0)
 			client->info_replies--;
-		else if (pbrain_client_keyword(line, "UNKNOWN"))
+		else if (gomocup_keyword(line, "UNKNOWN"))
 			pbrain_client_fail(client, -EPROTO,
 					   "engine does not know a command");
 		else

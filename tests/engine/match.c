@@ -343,8 +343,7 @@ static int brain_answer(struct brain *brain, char *line, size_t size,
 		if (status != 1)
 			return status;
 		for (i = 0; i < sizeof(chatter) / sizeof(chatter[0]); i++)
-			if (!strncmp(line, chatter[i], strlen(chatter[i])))
-				skip = true;
+			skip = skip || gomocup_keyword(line, chatter[i]);
 		if (!skip)
 			return 1;
 	}
@@ -374,29 +373,6 @@ static void brain_stop(struct brain *brain)
 
 /* ---- one game ---- */
 
-/* Parses "x,y"; false for anything else. */
-static bool parse_move(const char *line, int *x, int *y)
-{
-	char *end;
-	long a, b;
-
-	a = strtol(line, &end, 10);
-	if (end == line || *end != ',')
-		return false;
-	line = end + 1;
-	b = strtol(line, &end, 10);
-	if (end == line)
-		return false;
-	while (*end == ' ')
-		end++;
-	/* a move off the board is a move: the referee calls it illegal */
-	if (*end != '\0' || a < 0 || b < 0 || a > 9999 || b > 9999)
-		return false;
-	*x = (int)a;
-	*y = (int)b;
-	return true;
-}
-
 /* Starts an engine and tells it the game's settings; false on failure. */
 static bool game_start_brain(struct brain *brain, const char *command,
 			     const struct match_options *options)
@@ -408,7 +384,7 @@ static bool game_start_brain(struct brain *brain, const char *command,
 	if (!brain_send(brain, "START %d", options->size) ||
 	    brain_answer(brain, line, sizeof(line),
 			 now_ms() + MATCH_START_MS) != 1 ||
-	    strncmp(line, "OK", 2))
+	    !gomocup_keyword(line, "OK"))
 		return false;
 	return brain_send(brain, "INFO timeout_turn %ld", options->turn_ms) &&
 	       brain_send(brain, "INFO timeout_match %ld", options->match_ms) &&
@@ -534,7 +510,7 @@ static void game_play(const struct match_options *options,
 			game_over(result, !who, END_TIME);
 		} else if (status < 0) {
 			game_over(result, !who, END_CRASH);
-		} else if (!parse_move(line, &x, &y)) {
+		} else if (gomocup_parse_cell(line, &x, &y)) {
 			game_over(result, !who, END_BAD_ANSWER);
 		} else if (!board_in_range(&board, x, y) ||
 			   board_get(&board, x, y) != ROLE_NONE) {
