@@ -13,6 +13,7 @@
 #include "engine_position.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "renju.h"
@@ -117,11 +118,8 @@ static inline bool cell_forbidden(struct position *pos, int idx)
 	}
 }
 
-/*
- * Renju: judges the empty cell idx afresh for black. A change is noted on
- * the undo stack when record is set (not by position_judge_all()).
- */
-static void cell_judge(struct position *pos, int idx, bool record)
+/* Renju: judges the empty cell idx afresh for black. */
+static void cell_judge(struct position *pos, int idx)
 {
 	bool forbidden = cell_forbidden(pos, idx);
 
@@ -129,8 +127,38 @@ static void cell_judge(struct position *pos, int idx, bool record)
 		return;
 	pos->forbidden[idx] = forbidden;
 	cell_refresh(pos, idx, ROLE_FRONT);
-	if (record)
-		pos->flips[pos->flip_count++] = (int16_t)idx;
+}
+
+/* Pushes the empty cell idx as it is now on the undo stack. */
+static inline void cell_save(struct position *pos, int idx)
+{
+	struct position_saved *saved = &pos->saves[pos->save_count++];
+
+	saved->idx = (int16_t)idx;
+	memcpy(saved->pat, pos->pat[idx], sizeof(saved->pat));
+	saved->combined[0] = pos->combined[ROLE_FRONT][idx];
+	saved->combined[1] = pos->combined[ROLE_BACK][idx];
+	saved->threat[0] = pos->threat[ROLE_FRONT][idx];
+	saved->threat[1] = pos->threat[ROLE_BACK][idx];
+	saved->value[0] = pos->value[ROLE_FRONT][idx];
+	saved->value[1] = pos->value[ROLE_BACK][idx];
+	saved->forbidden = pos->forbidden[idx];
+}
+
+/* Puts a saved cell back as it was. */
+static inline void cell_restore(struct position *pos,
+				const struct position_saved *saved)
+{
+	int idx = saved->idx;
+
+	memcpy(pos->pat[idx], saved->pat, sizeof(saved->pat));
+	pos->combined[ROLE_FRONT][idx] = saved->combined[0];
+	pos->combined[ROLE_BACK][idx] = saved->combined[1];
+	pos->threat[ROLE_FRONT][idx] = saved->threat[0];
+	pos->threat[ROLE_BACK][idx] = saved->threat[1];
+	pos->value[ROLE_FRONT][idx] = saved->value[0];
+	pos->value[ROLE_BACK][idx] = saved->value[1];
+	pos->forbidden[idx] = saved->forbidden;
 }
 
 /*
@@ -185,7 +213,8 @@ void position_init(struct position *pos, int size, enum rule rule)
 	int x, y, dir, k;
 
 	pthread_once(&zobrist_once, zobrist_build);
-	memset(pos, 0, sizeof(*pos));
+	memset(pos, 0, offsetof(struct position, totals));
+	pos->save_count = 0;
 	pos->size = size;
 	pos->rule = rule;
 	pos->patterns = table.patterns;
@@ -223,33 +252,38 @@ void position_init(struct position *pos, int size, enum rule rule)
 }
 
 /*
- * Writes content into the code field at shift of cell other in direction
- * dir, and refreshes its patterns when it is empty.
+ * Writes role into the code field at shift of cell other in direction
+ * dir, and refreshes its patterns when it is empty, saving it first when
+ * they change (or renju may judge it anew).
  */
-static inline void line_cell_update(struct position *pos, int other, int dir,
-				    int shift, uint32_t content)
+static inline void line_cell_play(struct position *pos, int other, int dir,
+				  int shift, uint32_t role)
 {
 	uint32_t *code = &pos->code[other][dir];
 	uint8_t pat;
 
 	if (pos->cell[other] == POS_WALL)
 		return;
-	*code = (*code & ~(3u << shift)) | content << shift;
+	*code |= role << shift; /* the field was empty */
 	if (pos->cell[other] != POS_EMPTY)
 		return;
 	pat = position_lookup(pos, *code);
-	if (pat != pos->pat[other][dir])
+	if (pos->rule == RULE_RENJU) {
+		cell_save(pos, other);
+		if (pat != pos->pat[other][dir])
+			cell_update(pos, other, dir, pat);
+		cell_judge(pos, other);
+	} else if (pat != pos->pat[other][dir]) {
+		cell_save(pos, other);
 		cell_update(pos, other, dir, pat);
-	/* A stone played; position_undo() restores the verdicts it noted. */
-	if (pos->rule == RULE_RENJU && content != POS_EMPTY)
-		cell_judge(pos, other, true);
+	}
 }
 
 /*
- * Writes role (or POS_EMPTY) as the cell at distance k along dir from the
- * cells on both sides of idx, and refreshes the empty ones.
+ * Writes role as the cell at distance k along dir from the cells on both
+ * sides of idx, and refreshes the empty ones.
  */
-static void lines_update(struct position *pos, int idx, uint32_t content)
+static void lines_play(struct position *pos, int idx, uint32_t role)
 {
 	int dir, k;
 
@@ -258,10 +292,25 @@ static void lines_update(struct position *pos, int idx, uint32_t content)
 
 		for (k = 1; k <= 5; k++) {
 			/* idx is at +k from the cell before, -k from the after. */
-			line_cell_update(pos, idx - k * step, dir, 2 * (4 + k),
-					 content);
-			line_cell_update(pos, idx + k * step, dir, 2 * (5 - k),
-					 content);
+			line_cell_play(pos, idx - k * step, dir, 2 * (4 + k),
+				       role);
+			line_cell_play(pos, idx + k * step, dir, 2 * (5 - k),
+				       role);
+		}
+	}
+}
+
+/* Empties idx's field in the codes of the cells on its four lines. */
+static void lines_clear(struct position *pos, int idx)
+{
+	int dir, k;
+
+	for (dir = 0; dir < 4; dir++) {
+		int step = position_steps[dir];
+
+		for (k = 1; k <= 5; k++) {
+			pos->code[idx - k * step][dir] &= ~(3u << 2 * (4 + k));
+			pos->code[idx + k * step][dir] &= ~(3u << 2 * (5 - k));
 		}
 	}
 }
@@ -295,16 +344,17 @@ void position_play(struct position *pos, int idx, enum role role)
 	if (y > pos->max_y)
 		pos->max_y = y;
 
-	pos->flips_from[pos->stones - 1] = pos->flip_count;
+	pos->saves_from[pos->stones - 1] = pos->save_count;
+	memcpy(pos->totals[pos->stones - 1].total, pos->total,
+	       sizeof(pos->total));
+	memcpy(pos->totals[pos->stones - 1].count, pos->count,
+	       sizeof(pos->count));
+	cell_save(pos, idx);
 	cell_subtract(pos, idx);
-	if (pos->forbidden[idx]) {
-		/* white on black's forbidden point */
-		pos->forbidden[idx] = 0;
-		pos->flips[pos->flip_count++] = (int16_t)idx;
-	}
+	pos->forbidden[idx] = 0; /* white on black's forbidden point */
 	pos->cell[idx] = (uint8_t)role;
 	board_set(&pos->board, x, y, role);
-	lines_update(pos, idx, (uint32_t)role);
+	lines_play(pos, idx, (uint32_t)role);
 	near_update(pos, idx, 1);
 	pos->key ^= zobrist_keys[role][idx];
 }
@@ -319,16 +369,12 @@ void position_undo(struct position *pos)
 	near_update(pos, idx, -1);
 	pos->cell[idx] = POS_EMPTY;
 	board_clear(&pos->board, position_x(idx), position_y(idx));
-	lines_update(pos, idx, POS_EMPTY);
-	/* Renju: the verdicts as they were, exactly (see the header). */
-	while (pos->flip_count > pos->flips_from[pos->stones]) {
-		int flipped = pos->flips[--pos->flip_count];
-
-		pos->forbidden[flipped] ^= 1;
-		if (flipped != idx)
-			cell_refresh(pos, flipped, ROLE_FRONT);
-	}
-	cell_add(pos, idx);
+	lines_clear(pos, idx);
+	/* the cells as they were, renju's verdicts too (see the header) */
+	while (pos->save_count > pos->saves_from[pos->stones])
+		cell_restore(pos, &pos->saves[--pos->save_count]);
+	memcpy(pos->total, pos->totals[pos->stones].total, sizeof(pos->total));
+	memcpy(pos->count, pos->totals[pos->stones].count, sizeof(pos->count));
 	pos->min_x = box[0];
 	pos->max_x = box[1];
 	pos->min_y = box[2];
@@ -346,7 +392,7 @@ void position_judge_all(struct position *pos)
 			int idx = position_index(x, y);
 
 			if (pos->cell[idx] == POS_EMPTY)
-				cell_judge(pos, idx, false);
+				cell_judge(pos, idx);
 		}
 	}
 }

@@ -3,9 +3,11 @@
  * with the line patterns of every empty cell kept up to date move by move.
  *
  * Internal to the engine (engine.c, engine_vcf.c); not an API for the rest
- * of the server. A struct position is a plain value (about 50 KB): embed
- * it, position_init() it, then position_play() and position_undo() in
- * strict stack order.
+ * of the server. A struct position is a plain value (about 520 KB, most
+ * of it the undo stack): embed it, position_init() it, then
+ * position_play() and position_undo() in strict stack order. A stone
+ * saves the cells it changes and the totals; undo puts them back rather
+ * than working them out again.
  *
  * For every empty cell and each side, four line patterns (one per
  * direction) say what a stone of that side there would make: a five, an
@@ -45,14 +47,33 @@
 #define POS_CELLS (POS_STRIDE * POS_STRIDE)
 
 /*
- * Renju verdicts one stone can change: its own cell and the forty on its
- * four lines; times every stone, for the undo stack.
+ * Cells one stone can change: its own and the forty on its four lines;
+ * times every stone, for the undo stack.
  */
-#define POS_FLIPS_MAX (BOARD_MAX_CELLS * 41)
+#define POS_SAVES_MAX (BOARD_MAX_CELLS * 41)
 
 /* The content of a grid cell: enum role values, and the wall. */
 #define POS_EMPTY 0
 #define POS_WALL 3
+
+/*
+ * An empty cell as it was before a stone changed it, for position_undo():
+ * restoring beats recomputing.
+ */
+struct position_saved {
+	int16_t idx;	     /* the grid cell */
+	uint8_t pat[4];	     /* per direction: both patterns */
+	int16_t combined[2]; /* front's and back's */
+	uint8_t threat[2];   /* front's and back's */
+	int16_t value[2];    /* front's and back's */
+	uint8_t forbidden;   /* renju */
+};
+
+/* The totals before a stone, for position_undo(). */
+struct position_totals {
+	int32_t total[3];
+	int16_t count[3][THREAT_COUNT];
+};
 
 /*
  * One of these per search: the stones and their patterns. A cell's code
@@ -61,31 +82,33 @@
  * number.
  */
 struct position {
-	int size;			      /* board size N */
-	enum rule rule;			      /* how fives are judged */
-	const uint8_t *patterns;	      /* code -> front | back << 4 */
-	unsigned pattern_shift;		      /* index: code >> shift & mask */
-	uint32_t pattern_mask;		      /* the table's size, minus one */
-	uint8_t cell[POS_CELLS];	      /* POS_EMPTY, a role, POS_WALL */
-	uint32_t code[POS_CELLS][4];	      /* per direction: the line code */
-	uint8_t pat[POS_CELLS][4];	      /* per direction: both patterns */
-	int16_t combined[3][POS_CELLS];	      /* per role: the four patterns */
-	uint8_t threat[3][POS_CELLS];	      /* per role: enum threat */
-	int16_t value[3][POS_CELLS];	      /* per role: the cell's worth */
-	uint8_t near[POS_CELLS];	      /* stones within two cells */
-	int32_t total[3];		      /* per role: value over empties */
-	int16_t count[3][THREAT_COUNT];	      /* per role: empties per threat */
-	uint8_t forbidden[POS_CELLS];	      /* renju: black may not play */
-	struct board board;		      /* renju: the stones, to judge */
-	uint16_t flip_count;		      /* renju: entries in flips */
-	uint16_t flips_from[BOARD_MAX_CELLS]; /* per stone: flip_count before */
-	int16_t flips[POS_FLIPS_MAX];	      /* cells whose verdict a stone
-					    * flipped, to flip back on undo */
-	uint64_t key;			      /* Zobrist key of the stones */
-	int stones;			      /* stones on the board */
-	int min_x, max_x, min_y, max_y;	      /* bounding box of the stones */
-	int16_t moves[BOARD_MAX_CELLS];	      /* played cells, for undo */
-	int16_t boxes[BOARD_MAX_CELLS][4];    /* bounding box before each */
+	int size;			   /* board size N */
+	enum rule rule;			   /* how fives are judged */
+	const uint8_t *patterns;	   /* code -> front | back << 4 */
+	unsigned pattern_shift;		   /* index: code >> shift & mask */
+	uint32_t pattern_mask;		   /* the table's size, minus one */
+	uint8_t cell[POS_CELLS];	   /* POS_EMPTY, a role, POS_WALL */
+	uint32_t code[POS_CELLS][4];	   /* per direction: the line code */
+	uint8_t pat[POS_CELLS][4];	   /* per direction: both patterns */
+	int16_t combined[3][POS_CELLS];	   /* per role: the four patterns */
+	uint8_t threat[3][POS_CELLS];	   /* per role: enum threat */
+	int16_t value[3][POS_CELLS];	   /* per role: the cell's worth */
+	uint8_t near[POS_CELLS];	   /* stones within two cells */
+	int32_t total[3];		   /* per role: value over empties */
+	int16_t count[3][THREAT_COUNT];	   /* per role: empties per threat */
+	uint8_t forbidden[POS_CELLS];	   /* renju: black may not play */
+	struct board board;		   /* renju: the stones, to judge */
+	uint64_t key;			   /* Zobrist key of the stones */
+	int stones;			   /* stones on the board */
+	int min_x, max_x, min_y, max_y;	   /* bounding box of the stones */
+	int16_t moves[BOARD_MAX_CELLS];	   /* played cells, for undo */
+	int16_t boxes[BOARD_MAX_CELLS][4]; /* bounding box before each */
+	/* the undo stack (position_init() leaves it as it is: no need) */
+	struct position_totals totals[BOARD_MAX_CELLS]; /* before each stone */
+	uint16_t saves_from[BOARD_MAX_CELLS]; /* per stone: save_count before */
+	uint16_t save_count;		      /* entries in saves */
+	struct position_saved saves[POS_SAVES_MAX]; /* cells each stone
+						     * changed, as they were */
 };
 
 /* The grid step of each direction: across, down, and both diagonals. */
