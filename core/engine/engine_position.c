@@ -431,10 +431,15 @@ int position_candidates(const struct position *pos, int16_t *cells)
 int position_find(const struct position *pos, enum role role, enum threat min,
 		  int16_t *cells, int max)
 {
-	int x0, x1, y0, y1, x, y;
-	int found = 0;
+	int x0, x1, y0, y1, x, y, threat;
+	int found = 0, left = 0;
 
-	if (!pos->stones)
+	/* the totals say how many there are: stop at the last */
+	for (threat = (int)min; threat < THREAT_COUNT; threat++)
+		left += pos->count[role][threat];
+	if (left > max)
+		left = max;
+	if (!pos->stones || !left)
 		return 0;
 	box_grown(pos, 2, &x0, &x1, &y0, &y1);
 	for (y = y0; y <= y1; y++) {
@@ -442,8 +447,11 @@ int position_find(const struct position *pos, enum role role, enum threat min,
 			int idx = position_index(x, y);
 
 			if (pos->cell[idx] == POS_EMPTY && pos->near[idx] &&
-			    pos->threat[role][idx] >= min && found < max)
+			    pos->threat[role][idx] >= min) {
 				cells[found++] = (int16_t)idx;
+				if (found == left)
+					return found;
+			}
 		}
 	}
 	return found;
