@@ -3,7 +3,7 @@
  * with the line patterns of every empty cell kept up to date move by move.
  *
  * Internal to the engine (engine.c, engine_vcf.c); not an API for the rest
- * of the server. A struct position is a plain value (about 520 KB, most
+ * of the server. A struct position is a plain value (about 570 KB, most
  * of it the undo stack): embed it, position_init() it, then
  * position_play() and position_undo() in strict stack order. A stone
  * saves the cells it changes and the totals; undo puts them back rather
