@@ -40,6 +40,9 @@
 #define SCORE_WON (ENGINE_SCORE_WIN - ENGINE_SCORE_WIN_MARGIN)
 #define TT_MIN_ENTRIES 1024u
 #define VCF_TABLE_ENTRIES (1u << 16)
+#define BUSY_SLOTS (1u << 14) /* the busy table: slots of BUSY_WAYS keys */
+#define BUSY_WAYS 4
+#define BUSY_DEPTH 3 /* moves searched shallower are never deferred */
 
 /* What a transposition table score is: exact, or a bound. */
 enum tt_bound {
@@ -151,6 +154,7 @@ struct engine {
 	struct engine *helpers[ENGINE_MAX_THREADS - 1]; /* this owns them */
 	int halt;			  /* main: set to stop the helpers */
 	int *halted;			  /* helper: its main's halt */
+	uint64_t *busy;			  /* threads: moves being searched */
 	int done_depth;			  /* helper: last finished iteration */
 	int done_move;			  /* helper: its best move */
 	int done_score;			  /* helper: and its score */
@@ -226,8 +230,10 @@ void engine_free(struct engine *engine)
 	for (i = 0; i < engine->helper_count; i++)
 		engine_free(engine->helpers[i]);
 	free(engine->vcf_failed);
-	if (!engine->tt_borrowed)
+	if (!engine->tt_borrowed) {
 		free(engine->tt);
+		free(engine->busy);
+	}
 	free(engine);
 }
 
@@ -237,6 +243,17 @@ int engine_set_threads(struct engine *engine, int threads)
 		return -EINVAL;
 	while (engine->helper_count > threads - 1)
 		engine_free(engine->helpers[--engine->helper_count]);
+	if (threads == 1) {
+		free(engine->busy);
+		engine->busy = NULL;
+		return 0;
+	}
+	if (!engine->busy) {
+		engine->busy =
+			calloc(BUSY_SLOTS * BUSY_WAYS, sizeof(*engine->busy));
+		if (!engine->busy)
+			return -ENOMEM;
+	}
 	while (engine->helper_count < threads - 1) {
 		struct engine *helper = calloc(1, sizeof(*helper));
 
@@ -252,6 +269,7 @@ int engine_set_threads(struct engine *engine, int threads)
 		helper->tt_mask = engine->tt_mask;
 		helper->tt_borrowed = true;
 		helper->halted = &engine->halt;
+		helper->busy = engine->busy;
 		engine->helpers[engine->helper_count++] = helper;
 	}
 	return 0;
@@ -615,6 +633,91 @@ static void tt_store(struct engine *engine, uint64_t key, int depth, int score,
 			 __ATOMIC_RELAXED);
 }
 
+/* ---- threads: the moves being searched ---- */
+
+/*
+ * With helper threads (simplified ABDADA): a thread about to search a
+ * move that is not its node's first, BUSY_DEPTH or more from the leaves,
+ * leaves it for after the node's other moves if another thread is
+ * searching it; by then the shared table likely holds its score. The
+ * busy table holds a key per node and move, in slots of BUSY_WAYS,
+ * written without a lock: a mark lost or overwritten costs a search done
+ * twice or put off, never a wrong score. Without helpers it is NULL and
+ * the search is what it always was.
+ */
+
+/* The busy table's key of move at the node of key; never 0. */
+static uint64_t busy_key(uint64_t key, int move)
+{
+	return mix64(key + (uint64_t)move) | 1;
+}
+
+/* The slot of a busy key. */
+static uint64_t *busy_slot(const struct engine *engine, uint64_t mark)
+{
+	return &engine->busy[(mark & (BUSY_SLOTS - 1)) * BUSY_WAYS];
+}
+
+/* Whether another thread is searching move at the node of key. */
+static bool busy_defer(const struct engine *engine, uint64_t key, int move,
+		       int depth)
+{
+	uint64_t mark, *slot;
+	int i;
+
+	if (!engine->busy || depth < BUSY_DEPTH)
+		return false;
+	mark = busy_key(key, move);
+	slot = busy_slot(engine, mark);
+	for (i = 0; i < BUSY_WAYS; i++)
+		if (__atomic_load_n(&slot[i], __ATOMIC_RELAXED) == mark)
+			return true;
+	return false;
+}
+
+/*
+ * Marks move at the node of key as being searched (on true) or no longer
+ * (on false).
+ */
+static void busy_mark(struct engine *engine, uint64_t key, int move, int depth,
+		      bool on)
+{
+	uint64_t mark, *slot;
+	int i;
+
+	if (!engine->busy || depth < BUSY_DEPTH)
+		return;
+	mark = busy_key(key, move);
+	slot = busy_slot(engine, mark);
+	for (i = 0; i < BUSY_WAYS; i++) {
+		uint64_t was = __atomic_load_n(&slot[i], __ATOMIC_RELAXED);
+
+		if (on && (!was || was == mark)) {
+			__atomic_store_n(&slot[i], mark, __ATOMIC_RELAXED);
+			return;
+		}
+		if (!on && was == mark)
+			__atomic_store_n(&slot[i], 0, __ATOMIC_RELAXED);
+	}
+	if (on) /* the slot is full: the newest mark wins */
+		__atomic_store_n(&slot[0], mark, __ATOMIC_RELAXED);
+}
+
+/*
+ * The next move to search of count: index i, unless i has passed count;
+ * then the first one deferred (a bit of later), taken off later.
+ */
+static int busy_next(int i, int count, uint64_t *later)
+{
+	int at;
+
+	if (i < count)
+		return i;
+	at = __builtin_ctzll(*later);
+	*later &= *later - 1;
+	return at;
+}
+
 /* ---- search ---- */
 
 static int search(struct engine *engine, enum role side, int depth, int alpha,
@@ -696,8 +799,8 @@ static int search(struct engine *engine, enum role side, int depth, int alpha,
 	enum role other = role_other(side);
 	struct tt_hit entry;
 	int alpha_in = alpha, best = -SCORE_INFINITE, best_move = -1;
-	int tt_move = -1, count, i, score;
-	uint64_t key;
+	int tt_move = -1, count, i, score, tried = 0;
+	uint64_t key, later = 0; /* moves put off: bits of their index */
 	int16_t *moves;
 
 	if (search_forced(engine, side, depth, alpha, beta, ply, &score))
@@ -721,24 +824,32 @@ static int search(struct engine *engine, enum role side, int depth, int alpha,
 	if (!count)
 		return 0; /* no room left near the stones: call it even */
 	moves = engine->moves[ply];
-	for (i = 0; i < count; i++) {
-		int move = moves[i];
+	for (i = 0; i < count || later; i++) {
+		int at = busy_next(i, count, &later);
+		int move = moves[at];
 		bool quiet = pos->threat[side][move] < THREAT_F3 &&
 			     pos->threat[other][move] < THREAT_F3;
-		int reduce = depth >= 3 && i >= 4 && quiet ? 1 : 0;
+		int reduce = depth >= 3 && tried >= 4 && quiet ? 1 : 0;
 
+		if (i < count && tried && at < 64 &&
+		    busy_defer(engine, key, move, depth)) {
+			later |= 1ull << at;
+			continue;
+		}
 		if (search_tick(engine))
 			return 0;
 		position_play(pos, move, side);
-		if (i == 0) {
+		if (!tried++) {
 			score = -search(engine, other, depth - 1, -beta, -alpha,
 					ply + 1);
 		} else {
+			busy_mark(engine, key, move, depth, true);
 			score = -search(engine, other, depth - 1 - reduce,
 					-alpha - 1, -alpha, ply + 1);
 			if (score > alpha && (reduce || score < beta))
 				score = -search(engine, other, depth - 1, -beta,
 						-alpha, ply + 1);
+			busy_mark(engine, key, move, depth, false);
 		}
 		position_undo(pos);
 		if (engine->stopped)
@@ -868,28 +979,39 @@ static int root_search(struct engine *engine, struct root *root, int depth,
 	struct position *pos = &engine->pos;
 	enum role side = root->side, other = role_other(side);
 	int alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
-	int best = -1, i, score;
+	int best = -1, tried = 0, i, score;
+	uint64_t key = node_key(engine, side), later = 0;
 
-	for (i = 0; i < root->count; i++) {
+	for (i = 0; i < root->count || later; i++) {
+		int at = busy_next(i, root->count, &later);
+		int move = root->moves[at];
+
+		if (i < root->count && tried && at < 64 &&
+		    busy_defer(engine, key, move, depth)) {
+			later |= 1ull << at;
+			continue;
+		}
 		if (search_tick(engine))
 			break;
-		position_play(pos, root->moves[i], side);
-		if (i == 0) {
+		position_play(pos, move, side);
+		if (!tried++) {
 			score = -search(engine, other, depth - 1, -beta, -alpha,
 					1);
 		} else {
+			busy_mark(engine, key, move, depth, true);
 			score = -search(engine, other, depth - 1, -alpha - 1,
 					-alpha, 1);
 			if (score > alpha && !engine->stopped)
 				score = -search(engine, other, depth - 1, -beta,
 						-alpha, 1);
+			busy_mark(engine, key, move, depth, false);
 		}
 		position_undo(pos);
 		if (engine->stopped)
 			break;
 		if (score > alpha) {
 			alpha = score;
-			best = i;
+			best = at;
 		}
 	}
 	*best_score = alpha;
@@ -1022,21 +1144,21 @@ static int nearest_empty(const struct position *pos, enum role side)
 	return best;
 }
 
-/* ---- Lazy SMP: helper threads on the same table ---- */
+/* ---- helper threads on the same tables ---- */
 
 /* What one helper thread searches. */
 struct smp_job {
 	struct engine *engine; /* the helper's */
 	struct root root;      /* its own copy of the root's moves */
-	int first_depth;       /* it starts here: threads apart */
 	pthread_t thread;
 };
 
 /*
  * A helper: the main thread's iterations, on its own position and root
- * copy, until the main thread halts it. What it finds goes into the
- * shared table (where the main thread reads it) and, for its last
- * finished iteration, into done_*.
+ * copy, until the main thread halts it. The busy table splits the moves
+ * between the threads; what it finds goes into the shared table (where
+ * the main thread reads it) and, for its last finished iteration, into
+ * done_*.
  */
 static void *smp_helper(void *arg)
 {
@@ -1044,8 +1166,7 @@ static void *smp_helper(void *arg)
 	struct engine *helper = job->engine;
 	int depth, score;
 
-	for (depth = job->first_depth; depth <= helper->level->max_depth;
-	     depth++) {
+	for (depth = 1; depth <= helper->level->max_depth; depth++) {
 		int best = root_search(helper, &job->root, depth, &score);
 
 		if (helper->stopped || best < 0)
@@ -1067,6 +1188,7 @@ static int smp_start(struct engine *engine, const struct root *root,
 	int i;
 
 	__atomic_store_n(&engine->halt, 0, __ATOMIC_RELAXED);
+	memset(engine->busy, 0, BUSY_SLOTS * BUSY_WAYS * sizeof(*engine->busy));
 	for (i = 0; i < engine->helper_count; i++) {
 		struct engine *helper = engine->helpers[i];
 
@@ -1079,14 +1201,13 @@ static int smp_start(struct engine *engine, const struct root *root,
 		helper->deadline_us = engine->deadline_us;
 		helper->next_check = CLOCK_INTERVAL;
 		helper->stopped = false;
-		helper->jitter = mix64(engine->jitter + (uint64_t)i + 1);
+		helper->jitter = engine->jitter; /* scores that agree */
 		helper->done_depth = 0;
 		memset(helper->killers, 0xff, sizeof(helper->killers));
 		memset(helper->history, 0, sizeof(helper->history));
 		helper->pos = engine->pos;
 		jobs[i].engine = helper;
 		jobs[i].root = *root;
-		jobs[i].first_depth = 1 + (i + 1) % 2;
 		if (pthread_create(&jobs[i].thread, NULL, smp_helper, &jobs[i]))
 			break;
 	}
