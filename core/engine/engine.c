@@ -55,7 +55,7 @@ enum tt_bound {
 /*
  * One searched position, as two words that threads read and write
  * without a lock: check is the salted key xor data, so an entry torn by
- * two writers never matches (the Lazy SMP threads share the table).
+ * two writers never matches (helper threads share the table).
  */
 struct tt_entry {
 	uint64_t check; /* Zobrist key and side, salted with the call, ^ data */
@@ -150,7 +150,7 @@ static const struct level_config level_configs[ENGINE_LEVEL_COUNT] = {
 struct engine {
 	struct tt_entry *tt; /* transposition table */
 	bool tt_borrowed;    /* a helper's: its main's table */
-	int helper_count;    /* Lazy SMP threads beside this */
+	int helper_count;    /* helper threads beside this */
 	struct engine *helpers[ENGINE_MAX_THREADS - 1]; /* this owns them */
 	int halt;			  /* main: set to stop the helpers */
 	int *halted;			  /* helper: its main's halt */

@@ -35,9 +35,9 @@
  * Threads: a struct engine is used by one thread at a time; distinct
  * engines share nothing mutable (the pattern and Zobrist tables are built
  * once, behind pthread_once, and only read afterwards). One engine may
- * search with helper threads of its own (engine_set_threads(): Lazy SMP
- * on one shared transposition table), started and joined within each
- * engine_choose().
+ * search with helper threads of its own (engine_set_threads(): the moves
+ * split between them, one shared transposition table), started and
+ * joined within each engine_choose().
  */
 #ifndef GOMOKU_ENGINE_H
 #define GOMOKU_ENGINE_H
@@ -144,9 +144,10 @@ void engine_free(struct engine *engine);
 
 /*
  * Lets engine_choose() search with threads threads (1..ENGINE_MAX_THREADS;
- * 1, the default, is the calling thread alone): Lazy SMP, helper threads
- * searching the same root on one shared transposition table, started and
- * joined within each call. The calling thread's budget and deadline stop
+ * 1, the default, is the calling thread alone): helper threads searching
+ * the same root on one shared transposition table, a thread putting off
+ * the moves another is searching (simplified ABDADA), started and joined
+ * within each call. The calling thread's budget and deadline stop
  * them all; nodes in the result are the calling thread's. With more than
  * one thread the moves are no longer the same from call to call, and
  * limits->now_us is called from every thread. 0, -EINVAL, or -ENOMEM

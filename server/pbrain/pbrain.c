@@ -40,7 +40,7 @@
  * turn's time as a cap); --nodes gives every move a node budget (still
  * capped by the turn's time), so that a match at a node budget plays the
  * same games on any machine (tests/engine/match.c); --threads searches
- * with that many threads (Lazy SMP, engine_set_threads()).
+ * with that many threads (engine_set_threads()).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -80,7 +80,7 @@ struct brain {
 	struct engine *engine;	 /* one table for the game */
 	enum engine_level level; /* --level: master unless told */
 	uint64_t nodes;		 /* --nodes: a budget per move; 0: none */
-	int threads;		 /* --threads: Lazy SMP, 1 by default */
+	int threads;		 /* --threads: search threads, 1 by default */
 };
 
 /* CLOCK_MONOTONIC in microseconds: the engine's clock. */

@@ -27,7 +27,8 @@
 #
 # Builds bench-engine in Release, prints a machine header and the tables,
 # checks the targets and writes the output to
-# tests/engine/results/latest.txt.
+# tests/engine/results/latest.txt; each match's table also goes to
+# match-RULE-MS.txt there (its games to match-RULE-MS.log).
 #
 #   tests/engine/bench.sh               the benchmark (several minutes)
 #   BENCH_OPENINGS=10 tests/engine/bench.sh     a quicker run
@@ -120,16 +121,24 @@ mkdir -p "$RESULTS"
 		esac
 		case " $PARTS " in *" match "*)
 			for ms in $MATCH_MS; do
-				"$BUILD/gomoku-match" \
-					--openings "tests/engine/openings/$rule.txt" \
-					--rule "$rule" --turn-ms "$ms" \
-					${MATCH_GAMES:+--games "$MATCH_GAMES"} \
-					--quiet --min-elo "$MIN_ELO" \
-					--log "$RESULTS/match-$rule-$ms.log" \
-					--name-a "master, $THREADS threads (this tree)" \
-					--name-b "master of ${BASE:0:7}" \
-					"$BUILD/pbrain-gomoku --threads $THREADS" \
-					"$BUILD/base/pbrain-gomoku" || status=1
+				# also kept on its own: the runs take hours
+				if ! {
+					echo "match, $(date -u +%Y-%m-%dT%H:%M:%SZ)," \
+						"commit $(git rev-parse --short HEAD \
+						2>/dev/null || echo unknown)"
+					"$BUILD/gomoku-match" \
+						--openings "tests/engine/openings/$rule.txt" \
+						--rule "$rule" --turn-ms "$ms" \
+						${MATCH_GAMES:+--games "$MATCH_GAMES"} \
+						--quiet --min-elo "$MIN_ELO" \
+						--log "$RESULTS/match-$rule-$ms.log" \
+						--name-a "master, $THREADS threads (this tree)" \
+						--name-b "master of ${BASE:0:7}" \
+						"$BUILD/pbrain-gomoku --threads $THREADS" \
+						"$BUILD/base/pbrain-gomoku"
+				} | tee "$RESULTS/match-$rule-$ms.txt"; then
+					status=1
+				fi
 				echo
 			done
 			;;

@@ -1099,7 +1099,7 @@ static uint64_t real_now(void *ctx)
 }
 
 /*
- * Lazy SMP: with helper threads master plays a legal move within a node
+ * Threads: with helper threads master plays a legal move within a node
  * budget the calling thread keeps, stops at a deadline with no budget,
  * and with one thread again plays node for node as an engine that never
  * had more.
