@@ -16,7 +16,8 @@
  *    threatens an open or double four, only our fours and his four cells
  *    are tried; else the best-ranked candidates within two cells of a
  *    stone. Leaves are the pattern evaluation, after a small VCF probe on
- *    the hard and master levels.
+ *    the hard and master levels. With helper threads every thread runs
+ *    the iterations, each putting off the moves another is searching.
  *
  * Over 600 lines: the search's parts (candidates, ordering, the
  * principal-variation search, the root's forced cases, the easy heuristic)
@@ -705,7 +706,8 @@ static void busy_mark(struct engine *engine, uint64_t key, int move, int depth,
 
 /*
  * The next move to search of count: index i, unless i has passed count;
- * then the first one deferred (a bit of later), taken off later.
+ * then the first one put off (a bit of later), taken off later. Only the
+ * first 64 moves of a node can be put off.
  */
 static int busy_next(int i, int count, uint64_t *later)
 {

@@ -27,7 +27,8 @@
  *   --name-a S, --name-b S   names in the table (default: the commands)
  *   --log FILE        every game's moves, one game a line: its number,
  *                     who was black (A or B), the winner (A, B or draw),
- *                     how it ended, then every stone "x,y" in order
+ *                     how it ended, then every stone "x,y" in order;
+ *                     written in order as the games end
  *   --min-elo E       exit 1 unless A's Elo difference is at least E
  *   --quiet           no line per game
  *
@@ -807,13 +808,14 @@ static int options_parse(int argc, char **argv, struct match_options *o)
 
 /*
  * Plays the games, jobs at a time, each in a child process that writes
- * its result to results[]. 0, or 2 when a game could not be played.
+ * its result to results[], and logs them in order as they end (a long
+ * match shows how far it got). 0, or 2 when a game could not be played.
  */
 static int match_run(const struct match_options *options,
 		     const struct opening *openings, int games,
-		     struct game_result *results, pid_t *workers)
+		     struct game_result *results, pid_t *workers, FILE *log)
 {
-	int next = 0, running = 0, failed = 0, i;
+	int next = 0, running = 0, failed = 0, logged = 0, i;
 
 	while (next < games || running) {
 		int status;
@@ -852,6 +854,10 @@ static int match_run(const struct match_options *options,
 			if (!options->quiet)
 				game_print(i, &results[i]);
 		}
+		for (; log && logged < next && results[logged].done; logged++)
+			game_log(log, logged, &results[logged]);
+		if (log)
+			fflush(log);
 	}
 	if (failed) {
 		fprintf(stderr, "gomoku-match: %d games could not start\n",
@@ -867,7 +873,7 @@ int main(int argc, char **argv)
 	struct match_options options;
 	struct game_result *results;
 	pid_t *workers;
-	int count, games, status, i;
+	int count, games, status;
 	FILE *log = NULL;
 
 	if (options_parse(argc, argv, &options))
@@ -897,11 +903,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gomoku-match: out of memory\n");
 		status = 2;
 	} else {
-		status = match_run(&options, openings, games, results, workers);
+		status = match_run(&options, openings, games, results, workers,
+				   log);
 	}
-	if (!status && log)
-		for (i = 0; i < games; i++)
-			game_log(log, i, &results[i]);
 	if (!status &&
 	    match_print(&options, results, games) < options.min_elo &&
 	    options.min_elo_set) {
