@@ -155,7 +155,7 @@ struct engine {
 	struct engine *helpers[ENGINE_MAX_THREADS - 1]; /* this owns them */
 	int halt;			  /* main: set to stop the helpers */
 	int *halted;			  /* helper: its main's halt */
-	uint64_t *busy;			  /* threads: moves being searched */
+	uint64_t *busy;			  /* moves being searched (main's) */
 	int done_depth;			  /* helper: last finished iteration */
 	int done_move;			  /* helper: its best move */
 	int done_score;			  /* helper: and its score */
@@ -643,8 +643,9 @@ static void tt_store(struct engine *engine, uint64_t key, int depth, int score,
  * searching it; by then the shared table likely holds its score. The
  * busy table holds a key per node and move, in slots of BUSY_WAYS,
  * written without a lock: a mark lost or overwritten costs a search done
- * twice or put off, never a wrong score. Without helpers it is NULL and
- * the search is what it always was.
+ * twice or put off, never a wrong score. With one thread it is NULL and
+ * the search is what it always was. (A thread never finds its own marks:
+ * they are on its own path, with fewer stones than the node it is at.)
  */
 
 /* The busy table's key of move at the node of key; never 0. */
@@ -656,7 +657,7 @@ static uint64_t busy_key(uint64_t key, int move)
 /* The slot of a busy key. */
 static uint64_t *busy_slot(const struct engine *engine, uint64_t mark)
 {
-	return &engine->busy[(mark & (BUSY_SLOTS - 1)) * BUSY_WAYS];
+	return &engine->busy[(mark >> 1 & (BUSY_SLOTS - 1)) * BUSY_WAYS];
 }
 
 /* Whether another thread is searching move at the node of key. */

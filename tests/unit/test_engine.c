@@ -1101,8 +1101,9 @@ static uint64_t real_now(void *ctx)
 /*
  * Threads: with helper threads master plays a legal move within a node
  * budget the calling thread keeps, stops at a deadline with no budget,
- * and with one thread again plays node for node as an engine that never
- * had more.
+ * with one thread again plays node for node as an engine that never had
+ * more, and with threads again (a new busy table, helpers borrowing it)
+ * plays a legal move.
  */
 static void threads_search_the_same_position(void **state)
 {
@@ -1148,6 +1149,14 @@ static void threads_search_the_same_position(void **state)
 	expect_int(result.x, alone.x);
 	expect_int(result.y, alone.y);
 	expect_int(result.nodes, alone.nodes);
+
+	/* and up again, in two steps */
+	expect_int(engine_set_threads(threaded, 2), 0);
+	expect_int(engine_set_threads(threaded, 3), 0);
+	expect_int(engine_choose(threaded, &board, ROLE_BACK, RULE_FREESTYLE,
+				 ENGINE_MASTER, &limits, &result),
+		   0);
+	expect_int(board_get(&board, result.x, result.y), ROLE_NONE);
 
 	expect_int(engine_set_threads(threaded, 0), -EINVAL);
 	expect_int(engine_set_threads(threaded, ENGINE_MAX_THREADS + 1),
