@@ -648,28 +648,33 @@ static void tt_store(struct engine *engine, uint64_t key, int depth, int score,
  * they are on its own path, with fewer stones than the node it is at.)
  */
 
-/* The busy table's key of move at the node of key; never 0. */
-static uint64_t busy_key(uint64_t key, int move)
+/*
+ * The busy mark of move at the node of key, depth plies from the leaves:
+ * never 0, or 0 when the move is not shared (one thread, or too near the
+ * leaves).
+ */
+static uint64_t busy_mark_of(const struct engine *engine, uint64_t key,
+			     int move, int depth)
 {
+	if (!engine->busy || depth < BUSY_DEPTH)
+		return 0;
 	return mix64(key + (uint64_t)move) | 1;
 }
 
-/* The slot of a busy key. */
+/* The slot of a busy mark. */
 static uint64_t *busy_slot(const struct engine *engine, uint64_t mark)
 {
 	return &engine->busy[(mark >> 1 & (BUSY_SLOTS - 1)) * BUSY_WAYS];
 }
 
-/* Whether another thread is searching move at the node of key. */
-static bool busy_defer(const struct engine *engine, uint64_t key, int move,
-		       int depth)
+/* Whether a thread is searching the move of mark (never when 0). */
+static bool busy_held(const struct engine *engine, uint64_t mark)
 {
-	uint64_t mark, *slot;
+	uint64_t *slot;
 	int i;
 
-	if (!engine->busy || depth < BUSY_DEPTH)
+	if (!mark)
 		return false;
-	mark = busy_key(key, move);
 	slot = busy_slot(engine, mark);
 	for (i = 0; i < BUSY_WAYS; i++)
 		if (__atomic_load_n(&slot[i], __ATOMIC_RELAXED) == mark)
@@ -677,19 +682,14 @@ static bool busy_defer(const struct engine *engine, uint64_t key, int move,
 	return false;
 }
 
-/*
- * Marks move at the node of key as being searched (on true) or no longer
- * (on false).
- */
-static void busy_mark(struct engine *engine, uint64_t key, int move, int depth,
-		      bool on)
+/* Marks the move of mark as being searched (on) or no longer (off). */
+static void busy_set(struct engine *engine, uint64_t mark, bool on)
 {
-	uint64_t mark, *slot;
+	uint64_t *slot;
 	int i;
 
-	if (!engine->busy || depth < BUSY_DEPTH)
+	if (!mark)
 		return;
-	mark = busy_key(key, move);
 	slot = busy_slot(engine, mark);
 	for (i = 0; i < BUSY_WAYS; i++) {
 		uint64_t was = __atomic_load_n(&slot[i], __ATOMIC_RELAXED);
@@ -706,19 +706,57 @@ static void busy_mark(struct engine *engine, uint64_t key, int move, int depth,
 }
 
 /*
- * The next move to search of count: index i, unless i has passed count;
- * then the first one put off (a bit of later), taken off later. Only the
- * first 64 moves of a node can be put off.
+ * The walk over a node's moves (the search's and the root's): in their
+ * order, less the ones another thread is searching, which come after the
+ * others. Only the first 64 moves of a node can be put off; the first
+ * one searched never is. Lives on the stack of the node's search.
  */
-static int busy_next(int i, int count, uint64_t *later)
-{
-	int at;
+struct walk {
+	const int16_t *moves; /* the node's, best first */
+	int count;	      /* how many */
+	uint64_t key;	      /* the node's */
+	int depth;	      /* plies from the leaves */
+	int next;	      /* the index to look at next, in order */
+	uint64_t later;	      /* moves put off: bits of their index */
+	int tried;	      /* moves handed out so far */
+	int at;		      /* the move handed out: its index */
+	uint64_t mark;	      /* and its busy mark (0: none) */
+};
 
-	if (i < count)
-		return i;
-	at = __builtin_ctzll(*later);
-	*later &= *later - 1;
-	return at;
+/* The start of a walk over count moves at the node of key. */
+static struct walk walk_start(const int16_t *moves, int count, uint64_t key,
+			      int depth)
+{
+	return (struct walk){ .moves = moves,
+			      .count = count,
+			      .key = key,
+			      .depth = depth };
+}
+
+/* Hands out the walk's next move (walk->at); false when none is left. */
+static bool walk_next(const struct engine *engine, struct walk *walk)
+{
+	for (;;) {
+		bool in_order = walk->next < walk->count;
+
+		if (in_order) {
+			walk->at = walk->next++;
+		} else if (walk->later) {
+			walk->at = __builtin_ctzll(walk->later);
+			walk->later &= walk->later - 1;
+		} else {
+			return false;
+		}
+		walk->mark = busy_mark_of(engine, walk->key,
+					  walk->moves[walk->at], walk->depth);
+		if (in_order && walk->tried && walk->at < 64 &&
+		    busy_held(engine, walk->mark)) {
+			walk->later |= 1ull << walk->at;
+			continue;
+		}
+		walk->tried++;
+		return true;
+	}
 }
 
 /* ---- search ---- */
@@ -794,6 +832,38 @@ static int search_leaf(struct engine *engine, enum role side, int ply)
 	return evaluate(engine, side);
 }
 
+/*
+ * Searches the walk's move for side at ply: its node's first with the
+ * full window, the others with a null window, reduce plies shallower, and
+ * again in full when they beat alpha; busy meanwhile. The score is from
+ * side's view, and means nothing once the engine has stopped.
+ */
+static int search_move(struct engine *engine, enum role side,
+		       const struct walk *walk, int reduce, int alpha, int beta,
+		       int ply)
+{
+	struct position *pos = &engine->pos;
+	enum role other = role_other(side);
+	int depth = walk->depth, score;
+
+	position_play(pos, walk->moves[walk->at], side);
+	if (walk->tried == 1) {
+		score = -search(engine, other, depth - 1, -beta, -alpha,
+				ply + 1);
+	} else {
+		busy_set(engine, walk->mark, true);
+		score = -search(engine, other, depth - 1 - reduce, -alpha - 1,
+				-alpha, ply + 1);
+		if (score > alpha && (reduce || score < beta) &&
+		    !engine->stopped)
+			score = -search(engine, other, depth - 1, -beta, -alpha,
+					ply + 1);
+		busy_set(engine, walk->mark, false);
+	}
+	position_undo(pos);
+	return score;
+}
+
 /* Negamax principal-variation search; scores from side's view. */
 static int search(struct engine *engine, enum role side, int depth, int alpha,
 		  int beta, int ply)
@@ -802,9 +872,9 @@ static int search(struct engine *engine, enum role side, int depth, int alpha,
 	enum role other = role_other(side);
 	struct tt_hit entry;
 	int alpha_in = alpha, best = -SCORE_INFINITE, best_move = -1;
-	int tt_move = -1, count, i, score, tried = 0;
-	uint64_t key, later = 0; /* moves put off: bits of their index */
-	int16_t *moves;
+	int tt_move = -1, count, score;
+	uint64_t key;
+	struct walk walk;
 
 	if (search_forced(engine, side, depth, alpha, beta, ply, &score))
 		return score;
@@ -826,35 +896,17 @@ static int search(struct engine *engine, enum role side, int depth, int alpha,
 	count = generate(engine, side, ply, tt_move, engine->level->width);
 	if (!count)
 		return 0; /* no room left near the stones: call it even */
-	moves = engine->moves[ply];
-	for (i = 0; i < count || later; i++) {
-		int at = busy_next(i, count, &later);
-		int move = moves[at];
+	walk = walk_start(engine->moves[ply], count, key, depth);
+	while (walk_next(engine, &walk)) {
+		int move = walk.moves[walk.at];
 		bool quiet = pos->threat[side][move] < THREAT_F3 &&
 			     pos->threat[other][move] < THREAT_F3;
-		int reduce = depth >= 3 && tried >= 4 && quiet ? 1 : 0;
+		int reduce = depth >= 3 && walk.tried > 4 && quiet ? 1 : 0;
 
-		if (i < count && tried && at < 64 &&
-		    busy_defer(engine, key, move, depth)) {
-			later |= 1ull << at;
-			continue;
-		}
 		if (search_tick(engine))
 			return 0;
-		position_play(pos, move, side);
-		if (!tried++) {
-			score = -search(engine, other, depth - 1, -beta, -alpha,
-					ply + 1);
-		} else {
-			busy_mark(engine, key, move, depth, true);
-			score = -search(engine, other, depth - 1 - reduce,
-					-alpha - 1, -alpha, ply + 1);
-			if (score > alpha && (reduce || score < beta))
-				score = -search(engine, other, depth - 1, -beta,
-						-alpha, ply + 1);
-			busy_mark(engine, key, move, depth, false);
-		}
-		position_undo(pos);
+		score = search_move(engine, side, &walk, reduce, alpha, beta,
+				    ply);
 		if (engine->stopped)
 			return 0;
 		if (score > best) {
@@ -979,42 +1031,21 @@ static void root_generate(struct engine *engine, struct root *root)
 static int root_search(struct engine *engine, struct root *root, int depth,
 		       int *best_score)
 {
-	struct position *pos = &engine->pos;
-	enum role side = root->side, other = role_other(side);
+	enum role side = root->side;
 	int alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
-	int best = -1, tried = 0, i, score;
-	uint64_t key = node_key(engine, side), later = 0;
+	int best = -1, score;
+	struct walk walk = walk_start(root->moves, root->count,
+				      node_key(engine, side), depth);
 
-	for (i = 0; i < root->count || later; i++) {
-		int at = busy_next(i, root->count, &later);
-		int move = root->moves[at];
-
-		if (i < root->count && tried && at < 64 &&
-		    busy_defer(engine, key, move, depth)) {
-			later |= 1ull << at;
-			continue;
-		}
+	while (walk_next(engine, &walk)) {
 		if (search_tick(engine))
 			break;
-		position_play(pos, move, side);
-		if (!tried++) {
-			score = -search(engine, other, depth - 1, -beta, -alpha,
-					1);
-		} else {
-			busy_mark(engine, key, move, depth, true);
-			score = -search(engine, other, depth - 1, -alpha - 1,
-					-alpha, 1);
-			if (score > alpha && !engine->stopped)
-				score = -search(engine, other, depth - 1, -beta,
-						-alpha, 1);
-			busy_mark(engine, key, move, depth, false);
-		}
-		position_undo(pos);
+		score = search_move(engine, side, &walk, 0, alpha, beta, 0);
 		if (engine->stopped)
 			break;
 		if (score > alpha) {
 			alpha = score;
-			best = at;
+			best = walk.at;
 		}
 	}
 	*best_score = alpha;
