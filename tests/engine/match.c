@@ -21,6 +21,8 @@
  *   --tolerance-ms N  a move later than the turn time by more than this
  *                     loses the game (500; later moves within it are
  *                     counted as late)
+ *   --start-ms N      time an engine has to answer START (no game when it
+ *                     does not), and to exit after END (10000)
  *   --games N         play the first N games only (default: every opening
  *                     with both colours)
  *   --jobs N          games played at once (1, as Gomocup does)
@@ -74,7 +76,7 @@
 #define MATCH_MAX_OPENINGS 1000
 #define MATCH_MAX_OPENING_STONES 32
 #define MATCH_LINE_MAX 1024
-#define MATCH_START_MS 10000 /* START's OK, and END's exit */
+#define MATCH_START_MS 10000 /* --start-ms's default */
 #define MATCH_MEMORY_BYTES 350000000L
 
 /* What the command line asks for. */
@@ -88,7 +90,8 @@ struct match_options {
 	long turn_ms;
 	long match_ms; /* 0: none */
 	long tolerance_ms;
-	int games; /* 0: all */
+	long start_ms; /* START's OK, and END's exit */
+	int games;     /* 0: all */
 	int jobs;
 	bool quiet;
 	bool min_elo_set;
@@ -350,10 +353,10 @@ static int brain_answer(struct brain *brain, char *line, size_t size,
 	}
 }
 
-/* Asks the engine to end, then makes sure it has. */
-static void brain_stop(struct brain *brain)
+/* Asks the engine to end, then makes sure it has within wait_ms. */
+static void brain_stop(struct brain *brain, long wait_ms)
 {
-	uint64_t deadline = now_ms() + MATCH_START_MS;
+	uint64_t deadline = now_ms() + (uint64_t)wait_ms;
 	int status;
 
 	if (brain->pid <= 0)
@@ -384,7 +387,7 @@ static bool game_start_brain(struct brain *brain, const char *command,
 		return false;
 	if (!brain_send(brain, "START %d", options->size) ||
 	    brain_answer(brain, line, sizeof(line),
-			 now_ms() + MATCH_START_MS) != 1 ||
+			 now_ms() + (uint64_t)options->start_ms) != 1 ||
 	    !gomocup_keyword(line, "OK"))
 		return false;
 	return brain_send(brain, "INFO timeout_turn %ld", options->turn_ms) &&
@@ -479,9 +482,9 @@ static void game_play(const struct match_options *options,
 			fprintf(stderr, "gomoku-match: %s did not start\n",
 				options->command[i]);
 			game_over(result, -1, END_SETUP);
-			brain_stop(&brains[0]);
+			brain_stop(&brains[0], options->start_ms);
 			if (i)
-				brain_stop(&brains[1]);
+				brain_stop(&brains[1], options->start_ms);
 			return;
 		}
 	}
@@ -535,8 +538,8 @@ static void game_play(const struct match_options *options,
 		}
 		role = role_other(role);
 	}
-	brain_stop(&brains[0]);
-	brain_stop(&brains[1]);
+	brain_stop(&brains[0], options->start_ms);
+	brain_stop(&brains[1], options->start_ms);
 }
 
 /* ---- the match ---- */
@@ -683,10 +686,10 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: gomoku-match --openings FILE [--rule R] [--size N] "
 		"[--turn-ms N]\n"
-		"         [--match-ms N] [--tolerance-ms N] [--games N] "
-		"[--jobs N]\n"
-		"         [--name-a S] [--name-b S] [--log FILE] "
-		"[--min-elo E] [--quiet]\n"
+		"         [--match-ms N] [--tolerance-ms N] [--start-ms N]\n"
+		"         [--games N] [--jobs N]"
+		" [--name-a S] [--name-b S] [--log FILE]\n"
+		"         [--min-elo E] [--quiet]\n"
 		"         ENGINE_A ENGINE_B\n");
 }
 
@@ -713,6 +716,7 @@ static int options_parse(int argc, char **argv, struct match_options *o)
 		{ "turn-ms", required_argument, NULL, 't' },
 		{ "match-ms", required_argument, NULL, 'm' },
 		{ "tolerance-ms", required_argument, NULL, 'T' },
+		{ "start-ms", required_argument, NULL, 'S' },
 		{ "games", required_argument, NULL, 'g' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "name-a", required_argument, NULL, 'A' },
@@ -729,6 +733,7 @@ static int options_parse(int argc, char **argv, struct match_options *o)
 				     .size = 15,
 				     .turn_ms = 1000,
 				     .tolerance_ms = 500,
+				     .start_ms = MATCH_START_MS,
 				     .jobs = 1 };
 	while ((c = getopt_long(argc, argv, "", longs, NULL)) != -1) {
 		bool ok = true;
@@ -753,6 +758,9 @@ static int options_parse(int argc, char **argv, struct match_options *o)
 			break;
 		case 'T':
 			ok = parse_long(optarg, 0, 3600000, &o->tolerance_ms);
+			break;
+		case 'S':
+			ok = parse_long(optarg, 1, 3600000, &o->start_ms);
 			break;
 		case 'g':
 			ok = parse_long(optarg, 1, 2 * MATCH_MAX_OPENINGS,
