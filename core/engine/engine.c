@@ -901,7 +901,8 @@ static int search(struct engine *engine, enum role side, int depth, int alpha,
 		int move = walk.moves[walk.at];
 		bool quiet = pos->threat[side][move] < THREAT_F3 &&
 			     pos->threat[other][move] < THREAT_F3;
-		int reduce = depth >= 3 && walk.tried > 4 && quiet ? 1 : 0;
+		/* late by its rank, wherever the threads put it */
+		int reduce = depth >= 3 && walk.at >= 4 && quiet ? 1 : 0;
 
 		if (search_tick(engine))
 			return 0;
