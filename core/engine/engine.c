@@ -650,8 +650,8 @@ static void tt_store(struct engine *engine, uint64_t key, int depth, int score,
 
 /*
  * The busy mark of move at the node of key, depth plies from the leaves:
- * never 0, or 0 when the move is not shared (one thread, or too near the
- * leaves).
+ * 0 when moves are not shared (one thread, or fewer than BUSY_DEPTH plies
+ * from the leaves); otherwise never 0.
  */
 static uint64_t busy_mark_of(const struct engine *engine, uint64_t key,
 			     int move, int depth)
@@ -667,7 +667,7 @@ static uint64_t *busy_slot(const struct engine *engine, uint64_t mark)
 	return &engine->busy[(mark >> 1 & (BUSY_SLOTS - 1)) * BUSY_WAYS];
 }
 
-/* Whether a thread is searching the move of mark (never when 0). */
+/* Whether a thread is searching the move of mark; false when mark is 0. */
 static bool busy_held(const struct engine *engine, uint64_t mark)
 {
 	uint64_t *slot;
@@ -834,9 +834,11 @@ static int search_leaf(struct engine *engine, enum role side, int ply)
 
 /*
  * Searches the walk's move for side at ply: its node's first with the
- * full window, the others with a null window, reduce plies shallower, and
- * again in full when they beat alpha; busy meanwhile. The score is from
- * side's view, and means nothing once the engine has stopped.
+ * full window; the others with a null window, reduce plies shallower,
+ * marked busy meanwhile, and again with the full window when they beat
+ * alpha (unless unreduced and already at beta, or the engine has
+ * stopped). The score is from side's view, and means nothing once the
+ * engine has stopped.
  */
 static int search_move(struct engine *engine, enum role side,
 		       const struct walk *walk, int reduce, int alpha, int beta,

@@ -479,8 +479,10 @@ static void game_play(const struct match_options *options,
 	for (i = 0; i < 2; i++) {
 		if (!game_start_brain(&brains[i], options->command[i],
 				      options)) {
-			fprintf(stderr, "gomoku-match: %s did not start\n",
-				options->command[i]);
+			fprintf(stderr,
+				"gomoku-match: %s did not start (no OK to "
+				"START within %ld ms)\n",
+				options->command[i], options->start_ms);
 			game_over(result, -1, END_SETUP);
 			brain_stop(&brains[0], options->start_ms);
 			if (i)

@@ -92,23 +92,26 @@ expect_loss engine-silent-on-board.sh "time" --turn-ms 100 \
 
 # 3. An engine that does not start is no game: exit 2, no table. One
 # that answers START in time plays (--start-ms, the wait for it).
+start=$((2000 * scale))
 status=0
 "$match" --openings "$work/openings.txt" --games 2 \
-	--start-ms $((2000 * scale)) "$brain" "$fakes/silent-start.sh" \
+	--start-ms "$start" "$brain" "$fakes/silent-start.sh" \
 	>"$work/out.txt" 2>&1 || status=$?
 [ "$status" -eq 2 ] || fail "silent-start: exit $status, not 2"
-grep -q "silent-start.sh did not start" "$work/out.txt" ||
+grep -qF "silent-start.sh did not start (no OK to START within $start ms)" \
+	"$work/out.txt" ||
 	fail "silent-start: not named as the engine that did not start"
 status=0
 "$match" --openings "$work/openings.txt" --games 2 \
-	--start-ms $((2000 * scale)) "$brain --nodes 2000" \
+	--start-ms "$start" "$brain --nodes 2000" \
 	"$brain --level beginner" >"$work/out.txt" 2>&1 || status=$?
 [ "$status" -eq 0 ] && grep -q '^| all   |     2 |' "$work/out.txt" ||
-	fail "--start-ms 2000: two engines that start did not play (exit $status)"
+	fail "--start-ms $start: two engines that start did not play ($status)"
 status=0
 "$match" --openings "$work/openings.txt" --start-ms 0 "$brain" "$brain" \
-	>/dev/null 2>&1 || status=$?
-[ "$status" -eq 2 ] || fail "--start-ms 0: exit $status, not 2"
+	>"$work/out.txt" 2>&1 || status=$?
+[ "$status" -eq 2 ] && grep -q '^usage:' "$work/out.txt" ||
+	fail "--start-ms 0: exit $status, not 2 with the usage"
 status=0
 "$match" --openings "$work/openings.txt" "$brain" /nonexistent/engine \
 	>"$work/out.txt" 2>&1 || status=$?
