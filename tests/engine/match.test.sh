@@ -105,13 +105,15 @@ status=0
 "$match" --openings "$work/openings.txt" --games 2 \
 	--start-ms "$start" "$brain --nodes 2000" \
 	"$brain --level beginner" >"$work/out.txt" 2>&1 || status=$?
-[ "$status" -eq 0 ] && grep -q '^| all   |     2 |' "$work/out.txt" ||
+if [ "$status" -ne 0 ] || ! grep -q '^| all   |     2 |' "$work/out.txt"; then
 	fail "--start-ms $start: two engines that start did not play ($status)"
+fi
 status=0
 "$match" --openings "$work/openings.txt" --start-ms 0 "$brain" "$brain" \
 	>"$work/out.txt" 2>&1 || status=$?
-[ "$status" -eq 2 ] && grep -q '^usage:' "$work/out.txt" ||
+if [ "$status" -ne 2 ] || ! grep -q '^usage:' "$work/out.txt"; then
 	fail "--start-ms 0: exit $status, not 2 with the usage"
+fi
 status=0
 "$match" --openings "$work/openings.txt" "$brain" /nonexistent/engine \
 	>"$work/out.txt" 2>&1 || status=$?
