@@ -92,7 +92,7 @@ expect_loss engine-silent-on-board.sh "time" --turn-ms 100 \
 
 # 3. An engine that does not start is no game: exit 2, no table. One
 # that answers START in time plays (--start-ms, the wait for it).
-start=$((2000 * scale))
+start=$((5000 * scale))
 status=0
 "$match" --openings "$work/openings.txt" --games 2 \
 	--start-ms "$start" "$brain" "$fakes/silent-start.sh" \
