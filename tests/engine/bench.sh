@@ -23,7 +23,7 @@
 #   balanced openings, each with both colours: 200 games). The table of
 #   the new engine's score and its Elo difference (95 % margin). Target:
 #   at least +BENCH_MIN_ELO (200). Not pinned (the threads need the
-#   cores); at 1 s a move the freestyle match takes about 70 minutes,
+#   cores); at 1 s a move the freestyle match takes 70 to 80 minutes,
 #   the renju one 50.
 #
 # Builds bench-engine in Release, prints a machine header and the tables,
