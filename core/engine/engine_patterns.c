@@ -37,7 +37,7 @@ enum line_cell {
 
 int combined_place[4];
 uint8_t combined_threat[COMBINED_COUNT];
-int16_t combined_value[COMBINED_COUNT];
+int16_t combined_value[RULE_COUNT][COMBINED_COUNT];
 uint8_t combined_verdict[COMBINED_COUNT];
 static pthread_once_t combined_once = PTHREAD_ONCE_INIT;
 
@@ -52,6 +52,23 @@ const int16_t pattern_worth[PAT_COUNT] = {
 const int16_t threat_bonus[THREAT_COUNT] = {
 	[THREAT_22] = 1,   [THREAT_33] = 0,    [THREAT_43] = 651,
 	[THREAT_F4] = 541, [THREAT_F5] = 1500,
+};
+
+/*
+ * What a cell is worth on top of that, per rule, by the pair of its two
+ * best line patterns (pattern_pair(): the better first). Fitted under
+ * freestyle only; the other rules have none.
+ */
+const int16_t pair_bonus[RULE_COUNT][PAIR_COUNT] = {
+	/* the better one, then the other from B2 up to it */
+	[RULE_FREESTYLE] = {
+		-9,			   /* B2: B2 */
+		10, -1,			   /* F2: B2, F2 */
+		-8, 24, 27,		   /* B3: B2, F2, B3 */
+		-20, 41, 39, 14,	   /* F3: B2, F2, B3, F3 */
+		3, 165, 99, 36, -20,	   /* B4: B2, F2, B3, F3, B4 */
+		12, 56, 34, 14, 0, 0,	   /* F4: B2, F2, B3, F3, B4, F4 */
+	},
 };
 
 /*
@@ -379,6 +396,23 @@ static enum verdict_class verdict_of(const int *n)
 	return n[PAT_F3] >= 2 ? VERDICT_JUDGE : VERDICT_ALLOWED;
 }
 
+int pattern_pair(const int *n)
+{
+	int best[2], found = 0, p;
+
+	for (p = PAT_F4; p >= PAIR_FIRST && found < 2; p--) {
+		if (n[p] >= 2 && found == 0) {
+			best[0] = best[1] = p - PAIR_FIRST;
+			found = 2;
+		} else if (n[p]) {
+			best[found++] = p - PAIR_FIRST;
+		}
+	}
+	if (found < 2)
+		return -1;
+	return best[0] * (best[0] + 1) / 2 + best[1];
+}
+
 /* Builds the code halves and the combined tables. */
 static void combined_build(void)
 {
@@ -396,7 +430,7 @@ static void combined_build(void)
 			dir ? combined_place[dir - 1] * PAT_COUNT : 1;
 	for (index = 0; index < COMBINED_COUNT; index++) {
 		int n[PAT_COUNT] = { 0 };
-		int rest = index, value = 0;
+		int rest = index, value = 0, pair, rule;
 		enum threat threat;
 
 		for (dir = 0; dir < 4; dir++) {
@@ -406,7 +440,13 @@ static void combined_build(void)
 		}
 		threat = threat_of(n);
 		combined_threat[index] = (uint8_t)threat;
-		combined_value[index] = (int16_t)(value + threat_bonus[threat]);
+		value += threat_bonus[threat];
+		pair = pattern_pair(n);
+		for (rule = 0; rule < RULE_COUNT; rule++) {
+			int bonus = pair < 0 ? 0 : pair_bonus[rule][pair];
+
+			combined_value[rule][index] = (int16_t)(value + bonus);
+		}
 		combined_verdict[index] = (uint8_t)verdict_of(n);
 	}
 }

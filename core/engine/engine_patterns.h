@@ -89,15 +89,32 @@ extern int combined_place[4];
 
 /*
  * The evaluation's weights: a cell's value for a side is the worth of
- * its four line patterns plus the bonus of their combined threat
- * (tests/engine/tune_eval.c fits them to played games).
+ * its four line patterns plus the bonus of their combined threat, plus,
+ * per rule, the bonus of its two best line patterns from a blocked two
+ * up (tests/engine/tune_eval.c fits them to played games).
  */
 extern const int16_t pattern_worth[PAT_COUNT];
 extern const int16_t threat_bonus[THREAT_COUNT];
 
-/* A cell's four patterns (combined) -> its threat, value and verdict. */
+/* The patterns a pair bonus reads, PAT_B2..PAT_F4, and their pairs. */
+#define PAIR_FIRST PAT_B2
+#define PAIR_KINDS (PAT_F4 - PAT_B2 + 1)
+#define PAIR_COUNT (PAIR_KINDS * (PAIR_KINDS + 1) / 2)
+extern const int16_t pair_bonus[RULE_COUNT][PAIR_COUNT];
+
+/*
+ * The pair of a cell whose four line patterns are counted in n: its best
+ * two of PAT_B2..PAT_F4 as an index of pair_bonus[], or -1 when it has
+ * fewer than two.
+ */
+int pattern_pair(const int *n);
+
+/*
+ * A cell's four patterns (combined) -> its threat, its worth per rule and
+ * its verdict.
+ */
 extern uint8_t combined_threat[COMBINED_COUNT];	 /* enum threat */
-extern int16_t combined_value[COMBINED_COUNT];	 /* its worth */
 extern uint8_t combined_verdict[COMBINED_COUNT]; /* enum verdict_class */
+extern int16_t combined_value[RULE_COUNT][COMBINED_COUNT];
 
 #endif

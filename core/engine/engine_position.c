@@ -73,7 +73,7 @@ static inline void cell_worth(const struct position *pos, int idx, int role,
 		return;
 	}
 	*threat = combined_threat[combined];
-	*value = combined_value[combined];
+	*value = pos->values[combined];
 }
 
 /* Sets role's threat and value at idx, which the totals do not hold. */
@@ -218,6 +218,7 @@ void position_init(struct position *pos, int size, enum rule rule)
 	pos->size = size;
 	pos->rule = rule;
 	pos->patterns = table.patterns;
+	pos->values = combined_value[rule];
 	pos->pattern_shift = table.shift;
 	pos->pattern_mask = table.mask;
 	board_init(&pos->board, size);

@@ -85,6 +85,7 @@ struct position {
 	int size;			   /* board size N */
 	enum rule rule;			   /* how fives are judged */
 	const uint8_t *patterns;	   /* code -> front | back << 4 */
+	const int16_t *values;		   /* combined -> worth, per rule */
 	unsigned pattern_shift;		   /* index: code >> shift & mask */
 	uint32_t pattern_mask;		   /* the table's size, minus one */
 	uint8_t cell[POS_CELLS];	   /* POS_EMPTY, a role, POS_WALL */

@@ -5,8 +5,9 @@
  *
  * The evaluation is linear in its weights: for the side to move s and the
  * other o, over the empty cells, the count of each line pattern (four per
- * cell) and of each combined threat, s's less three quarters of o's
- * (engine.c's evaluate()), times pattern_worth[] and threat_bonus[]. Each
+ * cell), of each combined threat and of each pair of a cell's two best
+ * patterns, s's less three quarters of o's (engine.c's evaluate()), times
+ * pattern_worth[], threat_bonus[] and the rule's pair_bonus[]. Each
  * position of each game (after the opening, leaving out those where a
  * side has a five to play or the side to move an open four to make:
  * decided, not judged) is one sample, its label the game's result for the
@@ -16,8 +17,12 @@
  * engine's), with a ridge pulling each weight toward its present value
  * (weights the games say little about stay put).
  *
- *   tune-eval [--rule R] [--ridge L] [--share S] [--holdout N] GAMES.log...
+ *   tune-eval [--rule R] [--ridge L] [--share S] [--holdout N] [--pairs]
+ *             GAMES.log...
  *
+ * Without --pairs it fits the patterns' and threats' weights, the pair
+ * bonuses held; with it, the rule's pair bonuses alone (the weights of
+ * the patterns and threats are every rule's, the pairs the rule's own).
  * --share fits with another share of the other side's counts than
  * evaluate()'s three quarters, to see whether it predicts better;
  * --holdout N fits on all but every Nth game and reports the log loss on
@@ -40,7 +45,9 @@
 #define FIRST_THREAT THREAT_LOW
 #define LAST_THREAT THREAT_F4
 #define PATTERNS (LAST_PATTERN - FIRST_PATTERN + 1)
-#define WEIGHTS (PATTERNS + LAST_THREAT - FIRST_THREAT + 1)
+#define SINGLES (PATTERNS + LAST_THREAT - FIRST_THREAT + 1)
+/* then the rule's pair bonuses: held, or with --pairs the ones fitted */
+#define WEIGHTS (SINGLES + PAIR_COUNT)
 
 /* The weights as the engine has them (engine_patterns.c). */
 static double present[WEIGHTS];
@@ -49,8 +56,15 @@ static const char *const names[WEIGHTS] = {
 	"PAT_B1",    "PAT_F1",	  "PAT_B2",    "PAT_F2",     "PAT_B3",
 	"PAT_F3",    "PAT_B4",	  "PAT_F4",    "THREAT_LOW", "THREAT_F2",
 	"THREAT_22", "THREAT_B3", "THREAT_F3", "THREAT_33",  "THREAT_B4",
-	"THREAT_43", "THREAT_F4",
+	"THREAT_43", "THREAT_F4", "B2+B2",     "F2+B2",	     "F2+F2",
+	"B3+B2",     "B3+F2",	  "B3+B3",     "F3+B2",	     "F3+F2",
+	"F3+B3",     "F3+F3",	  "B4+B2",     "B4+F2",	     "B4+B3",
+	"B4+F3",     "B4+B4",	  "F4+B2",     "F4+F2",	     "F4+B3",
+	"F4+F3",     "F4+B4",	  "F4+F4",
 };
+
+/* --pairs: fit the pair bonuses, holding the others */
+static bool pairs;
 
 /* evaluate(): the other's share, three quarters (--share tries others) */
 static double other_share = 0.75;
@@ -82,15 +96,20 @@ static void features(const struct position *pos, enum role side, float *x)
 			enum role role = k ? other : side;
 			double share = k ? -other_share : 1.0;
 			int threat = pos->threat[role][idx];
+			int n[PAT_COUNT] = { 0 }, pair;
 
 			if (role == ROLE_FRONT && pos->forbidden[idx])
 				continue; /* worth nothing to black */
 			for (dir = 0; dir < 4; dir++) {
 				int p = position_pattern(pos, idx, dir, role);
 
+				n[p]++;
 				if (p >= FIRST_PATTERN && p <= LAST_PATTERN)
 					x[p - FIRST_PATTERN] += (float)share;
 			}
+			pair = pattern_pair(n);
+			if (pair >= 0)
+				x[SINGLES + pair] += (float)share;
 			if (threat >= FIRST_THREAT && threat <= LAST_THREAT)
 				x[PATTERNS + threat - FIRST_THREAT] +=
 					(float)share;
@@ -245,6 +264,7 @@ int main(int argc, char **argv)
 		{ "ridge", required_argument, NULL, 'l' },
 		{ "share", required_argument, NULL, 's' },
 		{ "holdout", required_argument, NULL, 'h' },
+		{ "pairs", no_argument, NULL, 'p' },
 		{ 0 },
 	};
 	enum rule rule = RULE_FREESTYLE;
@@ -262,19 +282,26 @@ int main(int argc, char **argv)
 			holdout = atoi(optarg);
 			continue;
 		}
+		if (option == 'p') {
+			pairs = true;
+			continue;
+		}
 		if (option == 's') {
 			other_share = strtod(optarg, NULL);
 			continue;
 		}
-		fprintf(stderr, "usage: tune-eval [--rule R] [--ridge L] "
-				"[--share S] [--holdout N] GAMES.log...\n");
+		fprintf(stderr,
+			"usage: tune-eval [--rule R] [--ridge L] "
+			"[--share S] [--holdout N] [--pairs] GAMES.log...\n");
 		return 2;
 	}
 	patterns_table(rule);
 	for (i = 0; i < PATTERNS; i++)
 		present[i] = pattern_worth[FIRST_PATTERN + i];
-	for (i = PATTERNS; i < WEIGHTS; i++)
+	for (i = PATTERNS; i < SINGLES; i++)
 		present[i] = threat_bonus[FIRST_THREAT + i - PATTERNS];
+	for (i = SINGLES; i < WEIGHTS; i++)
+		present[i] = pair_bonus[rule][i - SINGLES];
 	for (i = optind; i < argc; i++) {
 		int n = log_read(argv[i], rule);
 
@@ -329,8 +356,13 @@ int main(int argc, char **argv)
 		for (i = 0; i < WEIGHTS; i++) {
 			for (int j = 0; j < i; j++)
 				hess[j][i] = hess[i][j];
-			/* the ridge, relative to the weight's size */
+			/* the ridge, relative to the weight's size; with
+			 * --pairs the others held where they are, and
+			 * without, the pairs */
 			double scale = present[i] > 1 ? present[i] : 1;
+
+			if (pairs != (i >= SINGLES))
+				scale = 1e-4;
 
 			grad[i] +=
 				ridge * (w[i] - present[i]) / (scale * scale);
@@ -352,8 +384,11 @@ int main(int argc, char **argv)
 	for (i = 0; i < PATTERNS; i++)
 		printf("[%s] = %ld, ", names[i], lround(w[i]));
 	printf("\nthreat_bonus: ");
-	for (i = PATTERNS; i < WEIGHTS; i++)
+	for (i = PATTERNS; i < SINGLES; i++)
 		printf("[%s] = %ld, ", names[i], lround(w[i]));
+	printf("\npair_bonus[%s]: ", rule_name(rule));
+	for (i = SINGLES; i < WEIGHTS; i++)
+		printf("%ld, ", lround(w[i]));
 	printf("\n");
 	return 0;
 }

@@ -2,8 +2,10 @@
  * test_engine_position.c - the engine's board (core/engine/
  * engine_position.c): position_undo() puts back exactly what
  * position_play() changed, under every rule, through random sequences of
- * stones and takebacks; and the incremental patterns of a position match
- * those of the same stones set up from scratch.
+ * stones and takebacks; the incremental patterns of a position match
+ * those of the same stones set up from scratch; and a cell's value is the
+ * sum of its weights (patterns, threat, and its best two patterns' pair
+ * under the rules that weigh pairs).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -164,6 +166,99 @@ static void incremental_matches_from_scratch(void **state)
 	free(pos);
 }
 
+/* pattern_pair(): the best two of B2..F4, the better first; or -1. */
+static void pair_is_the_best_two(void **state)
+{
+	int n[PAT_COUNT] = { 0 };
+
+	(void)state;
+	n[PAT_F3] = 1;
+	n[PAT_B1] = 2;
+	assert_int_equal(pattern_pair(n), -1); /* ones do not pair */
+	n[PAT_B4] = 1;
+	n[PAT_F2] = 1;
+	/* B4 is kind 4, F3 kind 3: row 4 starts at 4 * 5 / 2 = 10 */
+	assert_int_equal(pattern_pair(n), 10 + 3);
+	n[PAT_F3] = 2;
+	n[PAT_B4] = 0;
+	assert_int_equal(pattern_pair(n), 6 + 3); /* two open threes */
+	memset(n, 0, sizeof(n));
+	n[PAT_F2] = 1;
+	n[PAT_F5] = 1; /* a five is no part of a pair */
+	assert_int_equal(pattern_pair(n), -1);
+	n[PAT_B2] = 3;
+	assert_int_equal(pattern_pair(n), 1 + 0);
+}
+
+/*
+ * Every empty cell's value, worked out here from its four patterns: their
+ * worth, the bonus of the threat it holds, and the pair bonus of the
+ * rule for its two best patterns (counted here, not by pattern_pair()).
+ */
+static void value_is_the_sum_of_the_weights(void **state)
+{
+	static struct position pos;
+	struct prng prng = { .state = 0x5eed0005 };
+	enum rule rule;
+	int pair;
+
+	(void)state;
+	for (rule = RULE_FREESTYLE; rule <= RULE_STANDARD; rule++) {
+		enum role role = ROLE_FRONT;
+		int step, idx, checked = 0, paired = 0;
+
+		position_init(&pos, 15, rule);
+		for (step = 0; step < 40; step++) {
+			idx = random_cell(&prng, &pos, role);
+			if (idx < 0 || pos.count[ROLE_FRONT][THREAT_F5] ||
+			    pos.count[ROLE_BACK][THREAT_F5])
+				break;
+			position_play(&pos, idx, role);
+			role = role_other(role);
+		}
+		for (idx = 0; idx < POS_CELLS; idx++) {
+			int r, dir;
+
+			if (pos.cell[idx] != POS_EMPTY)
+				continue;
+			for (r = ROLE_FRONT; r <= ROLE_BACK; r++) {
+				int sum = threat_bonus[pos.threat[r][idx]];
+				int best = -1, second = -1;
+
+				for (dir = 0; dir < 4; dir++) {
+					int p = position_pattern(&pos, idx,
+								 dir, r);
+
+					sum += pattern_worth[p];
+					if (p < PAT_B2 || p > PAT_F4)
+						continue;
+					if (p > best) {
+						second = best;
+						best = p;
+					} else if (p > second) {
+						second = p;
+					}
+				}
+				if (second >= 0) {
+					int hi = best - PAT_B2;
+
+					sum += pair_bonus[rule]
+							 [hi * (hi + 1) / 2 +
+							  second - PAT_B2];
+					paired++;
+				}
+				assert_int_equal(pos.value[r][idx], sum);
+				checked++;
+			}
+		}
+		assert_true(checked > 100);
+		assert_true(paired > 10); /* the pairs were there to weigh */
+	}
+	/* the rules other than freestyle weigh no pairs */
+	for (pair = 0; pair < PAIR_COUNT; pair++)
+		assert_int_equal(pair_bonus[RULE_STANDARD][pair], 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +266,8 @@ int main(void)
 		cmocka_unit_test(undo_restores_standard),
 		cmocka_unit_test(undo_restores_renju),
 		cmocka_unit_test(incremental_matches_from_scratch),
+		cmocka_unit_test(pair_is_the_best_two),
+		cmocka_unit_test(value_is_the_sum_of_the_weights),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
