@@ -90,6 +90,7 @@ struct level_config {
 	uint64_t root_vct_nodes; /* own VCT and the opponent's, at the root */
 	uint64_t defence_vct_nodes; /* per move checked against his VCT */
 	int near_margin; /* plays any root move within this of the best; 0: the best */
+	bool pairs; /* the evaluation weighs the rule's pair bonuses */
 };
 
 /*
@@ -144,6 +145,7 @@ static const struct level_config level_configs[ENGINE_LEVEL_COUNT] = {
 		.vct_depth = 5,
 		.root_vct_nodes = 6000,
 		.defence_vct_nodes = 400,
+		.pairs = true,
 	},
 };
 
@@ -1339,11 +1341,11 @@ static bool board_valid(const struct board *board, int *stones)
 
 /* Loads board into pos under rule, every renju verdict exact. */
 static void position_load(struct position *pos, const struct board *board,
-			  enum rule rule)
+			  enum rule rule, bool pairs)
 {
 	int x, y;
 
-	position_init(pos, board->size, rule);
+	position_init(pos, board->size, rule, pairs);
 	for (y = 0; y < board->size; y++) {
 		for (x = 0; x < board->size; x++) {
 			enum role role = board_get(board, x, y);
@@ -1423,7 +1425,7 @@ int engine_choose(struct engine *engine, const struct board *board,
 				   limits ? limits->seed : 0, out);
 	}
 	engine_start(engine, level, limits);
-	position_load(&engine->pos, board, rule);
+	position_load(&engine->pos, board, rule, engine->level->pairs);
 	err = search_choose(engine, to_move, out);
 	out->nodes = engine->nodes;
 	return err;
@@ -1469,7 +1471,7 @@ enum engine_threat engine_classify(const struct board *board, enum rule rule,
 	pos = malloc(sizeof(*pos));
 	if (!pos)
 		return ENGINE_THREAT_NONE;
-	position_load(pos, board, rule);
+	position_load(pos, board, rule, true);
 	idx = position_index(x, y);
 	threat = position_playable(pos, idx, role) ?
 			 threat_public((enum threat)pos->threat[role][idx]) :
@@ -1489,7 +1491,7 @@ int engine_evaluate(const struct board *board, enum role to_move,
 	pos = malloc(sizeof(*pos));
 	if (!pos)
 		return 0;
-	position_load(pos, board, rule);
+	position_load(pos, board, rule, true);
 	score = pos->total[to_move] - pos->total[role_other(to_move)];
 	free(pos);
 	return score;
@@ -1511,7 +1513,7 @@ int engine_find_vcf(struct engine *engine, const struct board *board,
 	if (!limits.max_nodes)
 		limits.max_nodes = 1000000;
 	engine_start(engine, ENGINE_HARD, &limits);
-	position_load(&engine->pos, board, rule);
+	position_load(&engine->pos, board, rule, true);
 	if (!engine_run_vcf(engine, attacker, limits.max_nodes, &vcf))
 		return 0;
 	for (i = 0; i < vcf.length; i += 2) {

@@ -37,7 +37,8 @@ enum line_cell {
 
 int combined_place[4];
 uint8_t combined_threat[COMBINED_COUNT];
-int16_t combined_value[RULE_COUNT][COMBINED_COUNT];
+int16_t combined_value[COMBINED_COUNT];
+int16_t combined_paired[RULE_COUNT][COMBINED_COUNT];
 uint8_t combined_verdict[COMBINED_COUNT];
 static pthread_once_t combined_once = PTHREAD_ONCE_INIT;
 
@@ -441,11 +442,12 @@ static void combined_build(void)
 		threat = threat_of(n);
 		combined_threat[index] = (uint8_t)threat;
 		value += threat_bonus[threat];
+		combined_value[index] = (int16_t)value;
 		pair = pattern_pair(n);
 		for (rule = 0; rule < RULE_COUNT; rule++) {
 			int bonus = pair < 0 ? 0 : pair_bonus[rule][pair];
 
-			combined_value[rule][index] = (int16_t)(value + bonus);
+			combined_paired[rule][index] = (int16_t)(value + bonus);
 		}
 		combined_verdict[index] = (uint8_t)verdict_of(n);
 	}

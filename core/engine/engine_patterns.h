@@ -110,11 +110,12 @@ extern const int16_t pair_bonus[RULE_COUNT][PAIR_COUNT];
 int pattern_pair(const int *n);
 
 /*
- * A cell's four patterns (combined) -> its threat, its worth per rule and
- * its verdict.
+ * A cell's four patterns (combined) -> its threat, its verdict, its worth
+ * without pairs and, per rule, with the rule's pair bonuses.
  */
 extern uint8_t combined_threat[COMBINED_COUNT];	 /* enum threat */
 extern uint8_t combined_verdict[COMBINED_COUNT]; /* enum verdict_class */
-extern int16_t combined_value[RULE_COUNT][COMBINED_COUNT];
+extern int16_t combined_value[COMBINED_COUNT];
+extern int16_t combined_paired[RULE_COUNT][COMBINED_COUNT];
 
 #endif

@@ -207,7 +207,7 @@ static inline void cell_update(struct position *pos, int idx, int dir,
 		cell_update_role(pos, idx, ROLE_BACK, dir, old >> 4, pat >> 4);
 }
 
-void position_init(struct position *pos, int size, enum rule rule)
+void position_init(struct position *pos, int size, enum rule rule, bool pairs)
 {
 	struct pattern_table table = patterns_table(rule);
 	int x, y, dir, k;
@@ -218,7 +218,7 @@ void position_init(struct position *pos, int size, enum rule rule)
 	pos->size = size;
 	pos->rule = rule;
 	pos->patterns = table.patterns;
-	pos->values = combined_value[rule];
+	pos->values = pairs ? combined_paired[rule] : combined_value;
 	pos->pattern_shift = table.shift;
 	pos->pattern_mask = table.mask;
 	board_init(&pos->board, size);

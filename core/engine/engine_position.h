@@ -85,7 +85,7 @@ struct position {
 	int size;			   /* board size N */
 	enum rule rule;			   /* how fives are judged */
 	const uint8_t *patterns;	   /* code -> front | back << 4 */
-	const int16_t *values;		   /* combined -> worth, per rule */
+	const int16_t *values;		   /* combined -> worth */
 	unsigned pattern_shift;		   /* index: code >> shift & mask */
 	uint32_t pattern_mask;		   /* the table's size, minus one */
 	uint8_t cell[POS_CELLS];	   /* POS_EMPTY, a role, POS_WALL */
@@ -116,10 +116,11 @@ struct position {
 extern const int position_steps[4];
 
 /*
- * Empties pos for a size x size board under rule (size already checked).
- * Builds the shared tables on first use.
+ * Empties pos for a size x size board under rule (size already checked),
+ * its values weighing the rule's pair bonuses when pairs says so. Builds
+ * the shared tables on first use.
  */
-void position_init(struct position *pos, int size, enum rule rule);
+void position_init(struct position *pos, int size, enum rule rule, bool pairs);
 
 /* The grid index of board cell (x, y). */
 static inline int position_index(int x, int y)

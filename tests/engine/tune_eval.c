@@ -159,7 +159,7 @@ static int log_read(const char *path, enum rule rule)
 		/* the opening's stones are those before the first move: the
 		 * log does not mark them, so skip the first six plies */
 		opening = 6;
-		position_init(&pos, 15, rule);
+		position_init(&pos, 15, rule, true);
 		for (at = strtok(moves + 2, " \n"); at;
 		     at = strtok(NULL, " \n")) {
 			int x, y;

@@ -60,7 +60,7 @@ static void undo_restores(enum rule rule, uint64_t seed, int sequences)
 		enum role role = ROLE_FRONT;
 		int step;
 
-		position_init(pos, 15, rule);
+		position_init(pos, 15, rule, true);
 		position_judge_all(pos);
 		for (step = 0; step < STEPS; step++) {
 			int idx;
@@ -126,7 +126,7 @@ static void incremental_matches_from_scratch(void **state)
 		enum role role = ROLE_FRONT;
 		int step, i, idx;
 
-		position_init(pos, 15, rule);
+		position_init(pos, 15, rule, true);
 		for (step = 0; step < 60; step++) {
 			if (pos->stones && random_below(&prng, 4) == 0) {
 				position_undo(pos);
@@ -140,7 +140,7 @@ static void incremental_matches_from_scratch(void **state)
 			role = role_other(role);
 		}
 		/* the same stones, last first */
-		position_init(fresh, 15, rule);
+		position_init(fresh, 15, rule, true);
 		for (i = pos->stones - 1; i >= 0; i--)
 			position_play(fresh, pos->moves[i],
 				      (enum role)pos->cell[pos->moves[i]]);
@@ -192,22 +192,24 @@ static void pair_is_the_best_two(void **state)
 
 /*
  * Every empty cell's value, worked out here from its four patterns: their
- * worth, the bonus of the threat it holds, and the pair bonus of the
- * rule for its two best patterns (counted here, not by pattern_pair()).
+ * worth, the bonus of the threat it holds, and, when the position weighs
+ * pairs, the pair bonus of the rule for its two best patterns (counted
+ * here, not by pattern_pair()).
  */
 static void value_is_the_sum_of_the_weights(void **state)
 {
 	static struct position pos;
 	struct prng prng = { .state = 0x5eed0005 };
-	enum rule rule;
-	int pair;
+	int pair, round;
 
 	(void)state;
-	for (rule = RULE_FREESTYLE; rule <= RULE_STANDARD; rule++) {
+	for (round = 0; round < 4; round++) {
+		enum rule rule = round % 2 ? RULE_STANDARD : RULE_FREESTYLE;
+		bool pairs = round < 2;
 		enum role role = ROLE_FRONT;
 		int step, idx, checked = 0, paired = 0;
 
-		position_init(&pos, 15, rule);
+		position_init(&pos, 15, rule, pairs);
 		for (step = 0; step < 40; step++) {
 			idx = random_cell(&prng, &pos, role);
 			if (idx < 0 || pos.count[ROLE_FRONT][THREAT_F5] ||
@@ -226,8 +228,8 @@ static void value_is_the_sum_of_the_weights(void **state)
 				int best = -1, second = -1;
 
 				for (dir = 0; dir < 4; dir++) {
-					int p = position_pattern(&pos, idx,
-								 dir, r);
+					int p = position_pattern(&pos, idx, dir,
+								 r);
 
 					sum += pattern_worth[p];
 					if (p < PAT_B2 || p > PAT_F4)
@@ -239,14 +241,14 @@ static void value_is_the_sum_of_the_weights(void **state)
 						second = p;
 					}
 				}
-				if (second >= 0) {
+				if (second >= 0 && pairs) {
 					int hi = best - PAT_B2;
 
 					sum += pair_bonus[rule]
 							 [hi * (hi + 1) / 2 +
 							  second - PAT_B2];
-					paired++;
 				}
+				paired += second >= 0;
 				assert_int_equal(pos.value[r][idx], sum);
 				checked++;
 			}
