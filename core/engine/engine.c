@@ -81,6 +81,7 @@ struct level_config {
 	int pick_shift;	  /* heuristic: plays any cell within best >> this */
 	int max_depth;	  /* iterative deepening stops here */
 	int width;	  /* moves tried at an interior node */
+	int leaf_width;	  /* freestyle, 1-2 plies from leaves; 0: width */
 	int root_width;	  /* moves tried at the root */
 	uint64_t default_nodes;	 /* budget when the caller gives none */
 	uint64_t root_vcf_nodes; /* own VCF and the opponent's, at the root */
@@ -137,6 +138,7 @@ static const struct level_config level_configs[ENGINE_LEVEL_COUNT] = {
 		.name = "master",
 		.max_depth = 24,
 		.width = 12,
+		.leaf_width = 8,
 		.root_width = 32,
 		.default_nodes = ENGINE_DEFAULT_NODES_MASTER,
 		.root_vcf_nodes = 20000,
@@ -868,6 +870,17 @@ static int search_move(struct engine *engine, enum role side,
 	return score;
 }
 
+/* The moves tried at a node depth plies from the leaves. */
+static int node_width(const struct engine *engine, int depth)
+{
+	const struct level_config *level = engine->level;
+
+	if (depth <= 2 && level->leaf_width &&
+	    engine->pos.rule == RULE_FREESTYLE)
+		return level->leaf_width;
+	return level->width;
+}
+
 /* Negamax principal-variation search; scores from side's view. */
 static int search(struct engine *engine, enum role side, int depth, int alpha,
 		  int beta, int ply)
@@ -897,7 +910,7 @@ static int search(struct engine *engine, enum role side, int depth, int alpha,
 		}
 	}
 
-	count = generate(engine, side, ply, tt_move, engine->level->width);
+	count = generate(engine, side, ply, tt_move, node_width(engine, depth));
 	if (!count)
 		return 0; /* no room left near the stones: call it even */
 	walk = walk_start(engine->moves[ply], count, key, depth);
