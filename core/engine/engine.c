@@ -44,6 +44,7 @@
 #define BUSY_SLOTS (1u << 14) /* the busy table: slots of BUSY_WAYS keys */
 #define BUSY_WAYS 4
 #define BUSY_DEPTH 3 /* moves searched shallower are never deferred */
+#define LEAF_PLIES 2 /* nodes this near the leaves try leaf_width moves */
 
 /* What a transposition table score is: exact, or a bound. */
 enum tt_bound {
@@ -81,9 +82,10 @@ struct level_config {
 	int pick_shift;	  /* heuristic: plays any cell within best >> this */
 	int max_depth;	  /* iterative deepening stops here */
 	int width;	  /* moves tried at an interior node */
-	int leaf_width;	  /* freestyle, 1-2 plies from leaves; 0: width */
-	int root_width;	  /* moves tried at the root */
-	uint64_t default_nodes;	 /* budget when the caller gives none */
+	int leaf_width[RULE_COUNT]; /* per rule, LEAF_PLIES from the leaves or
+				     * fewer; 0: width */
+	int root_width;		    /* moves tried at the root */
+	uint64_t default_nodes;	    /* budget when the caller gives none */
 	uint64_t root_vcf_nodes; /* own VCF and the opponent's, at the root */
 	uint64_t defence_nodes;	 /* per move checked against his VCF */
 	uint64_t leaf_vcf_nodes; /* VCF probe at the leaves; 0: none */
@@ -138,7 +140,7 @@ static const struct level_config level_configs[ENGINE_LEVEL_COUNT] = {
 		.name = "master",
 		.max_depth = 24,
 		.width = 12,
-		.leaf_width = 8,
+		.leaf_width = { [RULE_FREESTYLE] = 8 },
 		.root_width = 32,
 		.default_nodes = ENGINE_DEFAULT_NODES_MASTER,
 		.root_vcf_nodes = 20000,
@@ -874,11 +876,9 @@ static int search_move(struct engine *engine, enum role side,
 static int node_width(const struct engine *engine, int depth)
 {
 	const struct level_config *level = engine->level;
+	int leaf_width = level->leaf_width[engine->pos.rule];
 
-	if (depth <= 2 && level->leaf_width &&
-	    engine->pos.rule == RULE_FREESTYLE)
-		return level->leaf_width;
-	return level->width;
+	return depth <= LEAF_PLIES && leaf_width ? leaf_width : level->width;
 }
 
 /* Negamax principal-variation search; scores from side's view. */
