@@ -919,7 +919,7 @@ int main(int argc, char **argv)
 	if (!status &&
 	    match_print(&options, results, games) < options.min_elo &&
 	    options.min_elo_set) {
-		printf("target missed: A's Elo difference is below %+.0f\n",
+		printf("FAIL: A's Elo difference is below %+.0f\n",
 		       options.min_elo);
 		status = 1;
 	}
