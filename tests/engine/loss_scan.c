@@ -20,8 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_vcf.h"
 #include "board.h"
+#include "engine_vcf.h"
+#include "game_log.h"
 
 /* The VCF/VCT solver's table of positions without a win. */
 #define FAILED_ENTRIES (1u << 20)
@@ -57,55 +58,45 @@ static bool scan_look(struct scan *scan, struct position *pos, enum role winner,
 /* Scans the game of one log line (others are skipped). */
 static void scan_game(struct scan *scan, char *line)
 {
+	static struct logged_game game;
 	static struct position pos;
-	char black[8], winner[8], *moves = strstr(line, ": "), *at;
-	int n, first = -1, count = 0, i;
-	int16_t cells[BOARD_MAX_CELLS];
+	int first = -1, i;
 	enum role winner_role;
 
-	if (!moves || sscanf(line, "%d %7s %7s", &n, black, winner) != 3)
-		return;
-	if (!strcmp(winner, "draw") || !strcmp(winner, scan->loser))
-		return; /* not lost by the loser: nothing to scan */
-	for (at = strtok(moves + 2, " \n"); at && count < BOARD_MAX_CELLS;
-	     at = strtok(NULL, " \n")) {
-		int x, y;
-
-		if (sscanf(at, "%d,%d", &x, &y) != 2)
-			break;
-		cells[count++] = (int16_t)position_index(x, y);
-	}
+	if (!logged_game_parse(line, &game) || !strcmp(game.winner, "draw") ||
+	    !strcmp(game.winner, scan->loser))
+		return; /* no game, or not lost by the loser: nothing to scan */
 	/* the winner is the other of the loser: black when the loser was
 	 * white */
-	winner_role = !strcmp(black, scan->loser) ? ROLE_BACK : ROLE_FRONT;
+	winner_role = !strcmp(game.black, scan->loser) ? ROLE_BACK : ROLE_FRONT;
 	position_init(&pos, 15, scan->rule, true);
-	for (i = 0; i < count; i++) {
+	for (i = 0; i < game.count; i++) {
 		enum role to_move = i % 2 ? ROLE_BACK : ROLE_FRONT;
 
-		if (scan->rule == RULE_RENJU)
-			position_judge_all(&pos); /* every verdict exact */
 		if (i >= 6 && to_move == winner_role &&
-		    !pos.count[role_other(to_move)][THREAT_F5] &&
-		    scan_look(scan, &pos, winner_role,
-			      0x9e3779b97f4a7c15ull *
-				      (uint64_t)(n * 512 + i))) {
-			first = i;
-			break;
+		    !pos.count[role_other(to_move)][THREAT_F5]) {
+			if (scan->rule == RULE_RENJU)
+				position_judge_all(&pos); /* exact verdicts */
+			if (scan_look(scan, &pos, winner_role,
+				      0x9e3779b97f4a7c15ull *
+					      (uint64_t)(game.number * 512 +
+							 i))) {
+				first = i;
+				break;
+			}
 		}
-		position_play(&pos, cells[i], to_move);
+		position_play(&pos, game.cells[i], to_move);
 	}
 	scan->games++;
+	printf("game %d: %s lost as %s in %d stones; ", game.number,
+	       scan->loser, winner_role == ROLE_BACK ? "black" : "white",
+	       game.count);
 	if (first < 0) {
-		printf("game %d: %s lost as %s in %d stones; no VCT found\n", n,
-		       scan->loser,
-		       winner_role == ROLE_BACK ? "black" : "white", count);
+		printf("no VCT found\n");
 	} else {
-		int before = count - first;
+		int before = game.count - first;
 
-		printf("game %d: %s lost as %s in %d stones; the winner's VCT "
-		       "from stone %d, %d before the end\n",
-		       n, scan->loser,
-		       winner_role == ROLE_BACK ? "black" : "white", count,
+		printf("the winner's VCT from stone %d, %d before the end\n",
 		       first + 1, before);
 		scan->found++;
 		scan->total_before += before;

@@ -38,6 +38,7 @@
 
 #include "engine_patterns.h"
 #include "engine_position.h"
+#include "game_log.h"
 
 /* The weights fitted: patterns B1..F4, threats LOW..F4 (fives are not). */
 #define FIRST_PATTERN PAT_B1
@@ -144,30 +145,24 @@ static int log_read(const char *path, enum rule rule)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), file)) {
-		char black[8], winner[8], *moves = strstr(line, ": "), *at;
+		static struct logged_game game;
 		static struct position pos;
 		enum role role = ROLE_FRONT;
 		double black_score;
-		int n, opening = -1;
-
-		if (!moves ||
-		    sscanf(line, "%d %7s %7s", &n, black, winner) != 3)
-			continue;
-		black_score = !strcmp(winner, "draw") ? 0.5 :
-			      !strcmp(winner, black)  ? 1.0 :
-							0.0;
 		/* the opening's stones are those before the first move: the
 		 * log does not mark them, so skip the first six plies */
-		opening = 6;
+		int opening = 6, i;
+
+		if (!logged_game_parse(line, &game))
+			continue;
+		black_score = !strcmp(game.winner, "draw")     ? 0.5 :
+			      !strcmp(game.winner, game.black) ? 1.0 :
+								 0.0;
 		position_init(&pos, 15, rule, true);
-		for (at = strtok(moves + 2, " \n"); at;
-		     at = strtok(NULL, " \n")) {
-			int x, y;
+		for (i = 0; i < game.count; i++) {
 			enum role side;
 
-			if (sscanf(at, "%d,%d", &x, &y) != 2)
-				break;
-			position_play(&pos, position_index(x, y), role);
+			position_play(&pos, game.cells[i], role);
 			role = role_other(role);
 			side = role;
 			if (pos.stones <= opening ||
