@@ -504,8 +504,8 @@ static int32_t move_rank(const struct engine *engine, enum role side, int idx)
 
 	if (history > 1023)
 		history = 1023;
-	return (pos->value[side][idx] * 4 +
-		pos->value[role_other(side)][idx] * 3) *
+	return (position_value(pos, idx, side) * 4 +
+		position_value(pos, idx, role_other(side)) * 3) *
 		       1024 +
 	       history;
 }
@@ -539,8 +539,8 @@ static int generate(struct engine *engine, enum role side, int ply, int tt_move,
 
 		if (!position_playable(pos, idx, side))
 			continue;
-		if (threatened && pos->threat[side][idx] < THREAT_B4 &&
-		    pos->threat[other][idx] < THREAT_B4)
+		if (threatened && position_threat(pos, idx, side) < THREAT_B4 &&
+		    position_threat(pos, idx, other) < THREAT_B4)
 			continue;
 		rank = move_rank(engine, side, idx);
 		if (idx == tt_move)
@@ -916,8 +916,8 @@ static int search(struct engine *engine, enum role side, int depth, int alpha,
 	walk = walk_start(engine->moves[ply], count, key, depth);
 	while (walk_next(engine, &walk)) {
 		int move = walk.moves[walk.at];
-		bool quiet = pos->threat[side][move] < THREAT_F3 &&
-			     pos->threat[other][move] < THREAT_F3;
+		bool quiet = position_threat(pos, move, side) < THREAT_F3 &&
+			     position_threat(pos, move, other) < THREAT_F3;
 		/* late by its rank, wherever the threads put it */
 		int reduce = depth >= 3 && walk.at >= 4 && quiet ? 1 : 0;
 
@@ -1487,7 +1487,8 @@ enum engine_threat engine_classify(const struct board *board, enum rule rule,
 	position_load(pos, board, rule, true);
 	idx = position_index(x, y);
 	threat = position_playable(pos, idx, role) ?
-			 threat_public((enum threat)pos->threat[role][idx]) :
+			 threat_public(
+				 (enum threat)position_threat(pos, idx, role)) :
 			 ENGINE_THREAT_FORBIDDEN;
 	free(pos);
 	return threat;

@@ -35,7 +35,6 @@ enum line_cell {
 	LINE_BLOCKED, /* the other side's stone or the wall */
 };
 
-int combined_place[4];
 uint8_t combined_threat[COMBINED_COUNT];
 int16_t combined_value[COMBINED_COUNT];
 int16_t combined_paired[RULE_COUNT][COMBINED_COUNT];
@@ -426,9 +425,6 @@ static void combined_build(void)
 		half_indices(5, own, code_high[own]);
 	}
 
-	for (dir = 0; dir < 4; dir++)
-		combined_place[dir] =
-			dir ? combined_place[dir - 1] * PAT_COUNT : 1;
 	for (index = 0; index < COMBINED_COUNT; index++) {
 		int n[PAT_COUNT] = { 0 };
 		int rest = index, value = 0, pair, rule;
@@ -461,5 +457,6 @@ struct pattern_table patterns_table(enum rule rule)
 	pthread_once(&pattern_once[rule], p->build);
 	return (struct pattern_table){ .patterns = p->table,
 				       .shift = p->shift,
-				       .mask = p->codes - 1 };
+				       .mask = p->codes - 1,
+				       .reach = p->shift ? 4 : 5 };
 }

@@ -76,6 +76,7 @@ struct pattern_table {
 	const uint8_t *patterns; /* both sides' patterns per entry */
 	unsigned shift;		 /* 2: the outermost cells left out */
 	uint32_t mask;		 /* entries, minus one */
+	int reach;		 /* cells it reads each way: 4 or 5 */
 };
 
 /*
@@ -85,7 +86,8 @@ struct pattern_table {
 struct pattern_table patterns_table(enum rule rule);
 
 /* A direction's place in a combined number: PAT_COUNT to the dir. */
-extern int combined_place[4];
+static const int combined_place[4] = { 1, PAT_COUNT, PAT_COUNT *PAT_COUNT,
+				       PAT_COUNT *PAT_COUNT *PAT_COUNT };
 
 /*
  * The evaluation's weights: a cell's value for a side is the worth of

@@ -53,11 +53,12 @@ uint64_t position_zobrist(int idx, enum role role)
 /* Removes the empty cell idx from the totals. */
 static void cell_subtract(struct position *pos, int idx)
 {
+	const struct position_worth *worth = &pos->cells[idx].worth;
 	int role;
 
 	for (role = 1; role <= 2; role++) {
-		pos->total[role] -= pos->value[role][idx];
-		pos->count[role][pos->threat[role][idx]]--;
+		pos->total[role] -= worth->value[role - 1];
+		pos->count[role][worth->threat[role - 1]]--;
 	}
 }
 
@@ -65,9 +66,10 @@ static void cell_subtract(struct position *pos, int idx)
 static inline void cell_worth(const struct position *pos, int idx, int role,
 			      int *threat, int *value)
 {
-	int combined = pos->combined[role][idx];
+	const struct position_worth *worth = &pos->cells[idx].worth;
+	int combined = worth->combined[role - 1];
 
-	if (role == ROLE_FRONT && pos->forbidden[idx]) {
+	if (role == ROLE_FRONT && worth->forbidden) {
 		*threat = THREAT_NONE;
 		*value = 0;
 		return;
@@ -79,11 +81,12 @@ static inline void cell_worth(const struct position *pos, int idx, int role,
 /* Sets role's threat and value at idx, which the totals do not hold. */
 static void cell_set(struct position *pos, int idx, int role)
 {
+	struct position_worth *worth = &pos->cells[idx].worth;
 	int threat, value;
 
 	cell_worth(pos, idx, role, &threat, &value);
-	pos->threat[role][idx] = (uint8_t)threat;
-	pos->value[role][idx] = (int16_t)value;
+	worth->threat[role - 1] = (uint8_t)threat;
+	worth->value[role - 1] = (int16_t)value;
 	pos->total[role] += value;
 	pos->count[role][threat]++;
 }
@@ -91,23 +94,24 @@ static void cell_set(struct position *pos, int idx, int role)
 /* Brings role's threat and value at idx, and the totals, up to date. */
 static inline void cell_refresh(struct position *pos, int idx, int role)
 {
+	struct position_worth *worth = &pos->cells[idx].worth;
 	int threat, value;
-	int threat_before = pos->threat[role][idx];
+	int threat_before = worth->threat[role - 1];
 
 	cell_worth(pos, idx, role, &threat, &value);
-	pos->total[role] += value - pos->value[role][idx];
-	pos->value[role][idx] = (int16_t)value;
+	pos->total[role] += value - worth->value[role - 1];
+	worth->value[role - 1] = (int16_t)value;
 	if (threat_before != threat) {
 		pos->count[role][threat_before]--;
 		pos->count[role][threat]++;
-		pos->threat[role][idx] = (uint8_t)threat;
+		worth->threat[role - 1] = (uint8_t)threat;
 	}
 }
 
 /* Renju: whether black may not play the empty cell idx (exact). */
 static inline bool cell_forbidden(struct position *pos, int idx)
 {
-	switch (combined_verdict[pos->combined[ROLE_FRONT][idx]]) {
+	switch (combined_verdict[pos->cells[idx].worth.combined[0]]) {
 	case VERDICT_FORBIDDEN:
 		return true;
 	case VERDICT_JUDGE:
@@ -123,9 +127,9 @@ static void cell_judge(struct position *pos, int idx)
 {
 	bool forbidden = cell_forbidden(pos, idx);
 
-	if (forbidden == pos->forbidden[idx])
+	if (forbidden == pos->cells[idx].worth.forbidden)
 		return;
-	pos->forbidden[idx] = forbidden;
+	pos->cells[idx].worth.forbidden = forbidden;
 	cell_refresh(pos, idx, ROLE_FRONT);
 }
 
@@ -135,30 +139,14 @@ static inline void cell_save(struct position *pos, int idx)
 	struct position_saved *saved = &pos->saves[pos->save_count++];
 
 	saved->idx = (int16_t)idx;
-	memcpy(saved->pat, pos->pat[idx], sizeof(saved->pat));
-	saved->combined[0] = pos->combined[ROLE_FRONT][idx];
-	saved->combined[1] = pos->combined[ROLE_BACK][idx];
-	saved->threat[0] = pos->threat[ROLE_FRONT][idx];
-	saved->threat[1] = pos->threat[ROLE_BACK][idx];
-	saved->value[0] = pos->value[ROLE_FRONT][idx];
-	saved->value[1] = pos->value[ROLE_BACK][idx];
-	saved->forbidden = pos->forbidden[idx];
+	saved->worth = pos->cells[idx].worth;
 }
 
 /* Puts a saved cell back as it was. */
 static inline void cell_restore(struct position *pos,
 				const struct position_saved *saved)
 {
-	int idx = saved->idx;
-
-	memcpy(pos->pat[idx], saved->pat, sizeof(saved->pat));
-	pos->combined[ROLE_FRONT][idx] = saved->combined[0];
-	pos->combined[ROLE_BACK][idx] = saved->combined[1];
-	pos->threat[ROLE_FRONT][idx] = saved->threat[0];
-	pos->threat[ROLE_BACK][idx] = saved->threat[1];
-	pos->value[ROLE_FRONT][idx] = saved->value[0];
-	pos->value[ROLE_BACK][idx] = saved->value[1];
-	pos->forbidden[idx] = saved->forbidden;
+	pos->cells[saved->idx].worth = saved->worth;
 }
 
 /*
@@ -167,17 +155,18 @@ static inline void cell_restore(struct position *pos,
  */
 static void cell_add(struct position *pos, int idx)
 {
+	struct position_cell *cell = &pos->cells[idx];
 	int front = 0, back = 0, dir;
 
 	for (dir = 0; dir < 4; dir++) {
-		uint8_t pat = position_lookup(pos, pos->code[idx][dir]);
+		uint8_t pat = position_lookup(pos, cell->code[dir]);
 
-		pos->pat[idx][dir] = pat;
+		cell->worth.pat[dir] = pat;
 		front += (pat & 15) * combined_place[dir];
 		back += (pat >> 4) * combined_place[dir];
 	}
-	pos->combined[ROLE_FRONT][idx] = (int16_t)front;
-	pos->combined[ROLE_BACK][idx] = (int16_t)back;
+	cell->worth.combined[0] = (int16_t)front;
+	cell->worth.combined[1] = (int16_t)back;
 	cell_set(pos, idx, ROLE_FRONT);
 	cell_set(pos, idx, ROLE_BACK);
 }
@@ -189,8 +178,9 @@ static void cell_add(struct position *pos, int idx)
 static inline void cell_update_role(struct position *pos, int idx, int role,
 				    int dir, int old, int now)
 {
-	pos->combined[role][idx] = (int16_t)(pos->combined[role][idx] +
-					     (now - old) * combined_place[dir]);
+	int16_t *combined = &pos->cells[idx].worth.combined[role - 1];
+
+	*combined = (int16_t)(*combined + (now - old) * combined_place[dir]);
 	cell_refresh(pos, idx, role);
 }
 
@@ -198,9 +188,9 @@ static inline void cell_update_role(struct position *pos, int idx, int role,
 static inline void cell_update(struct position *pos, int idx, int dir,
 			       uint8_t pat)
 {
-	uint8_t old = pos->pat[idx][dir];
+	uint8_t old = pos->cells[idx].worth.pat[dir];
 
-	pos->pat[idx][dir] = pat;
+	pos->cells[idx].worth.pat[dir] = pat;
 	if ((pat & 15) != (old & 15))
 		cell_update_role(pos, idx, ROLE_FRONT, dir, old & 15, pat & 15);
 	if ((pat >> 4) != (old >> 4))
@@ -221,6 +211,7 @@ void position_init(struct position *pos, int size, enum rule rule, bool pairs)
 	pos->values = pairs ? combined_paired[rule] : combined_value;
 	pos->pattern_shift = table.shift;
 	pos->pattern_mask = table.mask;
+	pos->reach = table.reach;
 	board_init(&pos->board, size);
 	memset(pos->cell, POS_WALL, sizeof(pos->cell));
 	for (y = 0; y < size; y++)
@@ -243,7 +234,7 @@ void position_init(struct position *pos, int size, enum rule rule, bool pairs)
 					code |= before << (2 * (5 - k));
 					code |= after << (2 * (4 + k));
 				}
-				pos->code[idx][dir] = code;
+				pos->cells[idx].code[dir] = code;
 			}
 			cell_add(pos, idx);
 		}
@@ -258,23 +249,21 @@ void position_init(struct position *pos, int size, enum rule rule, bool pairs)
  * they change (or renju may judge it anew).
  */
 static inline void line_cell_play(struct position *pos, int other, int dir,
-				  int shift, uint32_t role)
+				  int shift, uint32_t role, bool renju)
 {
-	uint32_t *code = &pos->code[other][dir];
+	uint32_t *code = &pos->cells[other].code[dir];
 	uint8_t pat;
 
-	if (pos->cell[other] == POS_WALL)
-		return;
-	*code |= role << shift; /* the field was empty */
+	*code |= role << shift; /* the field was empty; a wall's goes unread */
 	if (pos->cell[other] != POS_EMPTY)
 		return;
 	pat = position_lookup(pos, *code);
-	if (pos->rule == RULE_RENJU) {
+	if (renju) {
 		cell_save(pos, other);
-		if (pat != pos->pat[other][dir])
+		if (pat != pos->cells[other].worth.pat[dir])
 			cell_update(pos, other, dir, pat);
 		cell_judge(pos, other);
-	} else if (pat != pos->pat[other][dir]) {
+	} else if (pat != pos->cells[other].worth.pat[dir]) {
 		cell_save(pos, other);
 		cell_update(pos, other, dir, pat);
 	}
@@ -282,38 +271,61 @@ static inline void line_cell_play(struct position *pos, int other, int dir,
 
 /*
  * Writes role as the cell at distance k along dir from the cells on both
- * sides of idx, and refreshes the empty ones.
+ * sides of idx, k up to reach, and refreshes the empty ones.
  */
-static void lines_play(struct position *pos, int idx, uint32_t role)
+static inline void lines_play_to(struct position *pos, int idx, uint32_t role,
+				 int reach, bool renju)
 {
 	int dir, k;
 
 	for (dir = 0; dir < 4; dir++) {
 		int step = position_steps[dir];
 
-		for (k = 1; k <= 5; k++) {
+		for (k = 1; k <= reach; k++) {
 			/* idx is at +k from the cell before, -k from the after. */
 			line_cell_play(pos, idx - k * step, dir, 2 * (4 + k),
-				       role);
+				       role, renju);
 			line_cell_play(pos, idx + k * step, dir, 2 * (5 - k),
-				       role);
+				       role, renju);
 		}
 	}
 }
 
+/* lines_play_to() as far as the rule's table reads. */
+static void lines_play(struct position *pos, int idx, uint32_t role)
+{
+	if (pos->rule == RULE_RENJU)
+		lines_play_to(pos, idx, role, 5, true);
+	else if (pos->reach == 4)
+		lines_play_to(pos, idx, role, 4, false);
+	else
+		lines_play_to(pos, idx, role, 5, false);
+}
+
 /* Empties idx's field in the codes of the cells on its four lines. */
-static void lines_clear(struct position *pos, int idx)
+static inline void lines_clear_to(struct position *pos, int idx, int reach)
 {
 	int dir, k;
 
 	for (dir = 0; dir < 4; dir++) {
 		int step = position_steps[dir];
 
-		for (k = 1; k <= 5; k++) {
-			pos->code[idx - k * step][dir] &= ~(3u << 2 * (4 + k));
-			pos->code[idx + k * step][dir] &= ~(3u << 2 * (5 - k));
+		for (k = 1; k <= reach; k++) {
+			pos->cells[idx - k * step].code[dir] &=
+				~(3u << 2 * (4 + k));
+			pos->cells[idx + k * step].code[dir] &=
+				~(3u << 2 * (5 - k));
 		}
 	}
+}
+
+/* lines_clear_to() as far as lines_play() wrote. */
+static void lines_clear(struct position *pos, int idx)
+{
+	if (pos->reach == 4)
+		lines_clear_to(pos, idx, 4);
+	else
+		lines_clear_to(pos, idx, 5);
 }
 
 /* Adds delta to the near count of every cell within two of idx. */
@@ -352,7 +364,8 @@ void position_play(struct position *pos, int idx, enum role role)
 	       sizeof(pos->count));
 	cell_save(pos, idx);
 	cell_subtract(pos, idx);
-	pos->forbidden[idx] = 0; /* white on black's forbidden point */
+	pos->cells[idx].worth.forbidden =
+		0; /* white on black's forbidden point */
 	pos->cell[idx] = (uint8_t)role;
 	board_set(&pos->board, x, y, role);
 	lines_play(pos, idx, (uint32_t)role);
@@ -365,6 +378,7 @@ void position_undo(struct position *pos)
 	int idx = pos->moves[--pos->stones];
 	const int16_t *box = pos->boxes[pos->stones];
 	enum role role = (enum role)pos->cell[idx];
+	unsigned count;
 
 	pos->key ^= zobrist_keys[role][idx];
 	near_update(pos, idx, -1);
@@ -372,8 +386,10 @@ void position_undo(struct position *pos)
 	board_clear(&pos->board, position_x(idx), position_y(idx));
 	lines_clear(pos, idx);
 	/* the cells as they were, renju's verdicts too (see the header) */
-	while (pos->save_count > pos->saves_from[pos->stones])
-		cell_restore(pos, &pos->saves[--pos->save_count]);
+	count = pos->save_count; /* a local: the stores below may alias it */
+	while (count > pos->saves_from[pos->stones])
+		cell_restore(pos, &pos->saves[--count]);
+	pos->save_count = (uint16_t)count;
 	memcpy(pos->total, pos->totals[pos->stones].total, sizeof(pos->total));
 	memcpy(pos->count, pos->totals[pos->stones].count, sizeof(pos->count));
 	pos->min_x = box[0];
@@ -448,7 +464,7 @@ int position_find(const struct position *pos, enum role role, enum threat min,
 			int idx = position_index(x, y);
 
 			if (pos->cell[idx] == POS_EMPTY && pos->near[idx] &&
-			    pos->threat[role][idx] >= min) {
+			    pos->cells[idx].worth.threat[role - 1] >= min) {
 				cells[found++] = (int16_t)idx;
 				if (found == left)
 					return found;
@@ -470,7 +486,7 @@ int position_find_five(const struct position *pos, enum role role)
 			int idx = position_index(x, y);
 
 			if (pos->cell[idx] == POS_EMPTY &&
-			    pos->threat[role][idx] == THREAT_F5)
+			    pos->cells[idx].worth.threat[role - 1] == THREAT_F5)
 				return idx;
 		}
 	}

@@ -57,16 +57,32 @@
 #define POS_WALL 3
 
 /*
- * An empty cell as it was before a stone changed it, for position_undo():
- * restoring beats recomputing.
+ * What a cell's patterns make of it: all of it an empty cell needs saved
+ * before a stone changes it (restoring beats recomputing). Indexed by
+ * role - 1 where per side.
  */
+struct position_worth {
+	uint8_t pat[4];	     /* per direction: front | back << 4 */
+	int16_t combined[2]; /* per side: the four patterns */
+	int16_t value[2];    /* per side: the cell's worth */
+	uint8_t threat[2];   /* per side: enum threat */
+	uint8_t forbidden;   /* renju: black may not play */
+	uint8_t unused;
+};
+
+/*
+ * One grid cell's lines and worth, together: a stone's update of a cell
+ * on its lines touches one or two cache lines, not one per array.
+ */
+struct position_cell {
+	uint32_t code[4];	     /* per direction: the line code */
+	struct position_worth worth; /* meaningful while empty */
+};
+
+/* An empty cell as it was before a stone changed it, for position_undo(). */
 struct position_saved {
-	int16_t idx;	     /* the grid cell */
-	uint8_t pat[4];	     /* per direction: both patterns */
-	int16_t combined[2]; /* front's and back's */
-	uint8_t threat[2];   /* front's and back's */
-	int16_t value[2];    /* front's and back's */
-	uint8_t forbidden;   /* renju */
+	int16_t idx; /* the grid cell */
+	struct position_worth worth;
 };
 
 /* The totals before a stone, for position_undo(). */
@@ -82,22 +98,18 @@ struct position_totals {
  * number.
  */
 struct position {
-	int size;			   /* board size N */
-	enum rule rule;			   /* how fives are judged */
-	const uint8_t *patterns;	   /* code -> front | back << 4 */
-	const int16_t *values;		   /* combined -> worth */
-	unsigned pattern_shift;		   /* index: code >> shift & mask */
-	uint32_t pattern_mask;		   /* the table's size, minus one */
-	uint8_t cell[POS_CELLS];	   /* POS_EMPTY, a role, POS_WALL */
-	uint32_t code[POS_CELLS][4];	   /* per direction: the line code */
-	uint8_t pat[POS_CELLS][4];	   /* per direction: both patterns */
-	int16_t combined[3][POS_CELLS];	   /* per role: the four patterns */
-	uint8_t threat[3][POS_CELLS];	   /* per role: enum threat */
-	int16_t value[3][POS_CELLS];	   /* per role: the cell's worth */
-	uint8_t near[POS_CELLS];	   /* stones within two cells */
+	int size;		 /* board size N */
+	enum rule rule;		 /* how fives are judged */
+	const uint8_t *patterns; /* code -> front | back << 4 */
+	const int16_t *values;	 /* combined -> worth */
+	unsigned pattern_shift;	 /* index: code >> shift & mask */
+	uint32_t pattern_mask;	 /* the table's size, minus one */
+	int reach;		 /* cells each way the table reads */
+	uint8_t cell[POS_CELLS]; /* POS_EMPTY, a role, POS_WALL */
+	struct position_cell cells[POS_CELLS]; /* codes, patterns, worth */
+	uint8_t near[POS_CELLS];	       /* stones within two cells */
 	int32_t total[3];		   /* per role: value over empties */
 	int16_t count[3][THREAT_COUNT];	   /* per role: empties per threat */
-	uint8_t forbidden[POS_CELLS];	   /* renju: black may not play */
 	struct board board;		   /* renju: the stones, to judge */
 	uint64_t key;			   /* Zobrist key of the stones */
 	int stones;			   /* stones on the board */
@@ -155,7 +167,7 @@ static inline uint8_t position_lookup(const struct position *pos, uint32_t code)
 static inline enum pattern position_pattern(const struct position *pos, int idx,
 					    int dir, enum role role)
 {
-	uint8_t both = pos->pat[idx][dir];
+	uint8_t both = pos->cells[idx].worth.pat[dir];
 
 	return (enum pattern)(role == ROLE_FRONT ? both & 15 : both >> 4);
 }
@@ -170,7 +182,21 @@ void position_judge_all(struct position *pos);
 static inline bool position_playable(const struct position *pos, int idx,
 				     enum role role)
 {
-	return role != ROLE_FRONT || !pos->forbidden[idx];
+	return role != ROLE_FRONT || !pos->cells[idx].worth.forbidden;
+}
+
+/* role's threat at the empty cell idx (enum threat). */
+static inline int position_threat(const struct position *pos, int idx,
+				  enum role role)
+{
+	return pos->cells[idx].worth.threat[role - 1];
+}
+
+/* role's worth at the empty cell idx. */
+static inline int position_value(const struct position *pos, int idx,
+				 enum role role)
+{
+	return pos->cells[idx].worth.value[role - 1];
 }
 
 /*

@@ -40,7 +40,7 @@ int vcf_five_near(const struct position *pos, int idx, enum role role)
 			int cell = idx + k * step;
 
 			if (k && pos->cell[cell] == POS_EMPTY &&
-			    pos->threat[role][cell] == THREAT_F5)
+			    position_threat(pos, cell, role) == THREAT_F5)
 				return cell;
 		}
 	}
@@ -61,7 +61,7 @@ static int vcf_other_five_near(const struct position *pos, int idx,
 
 			if (k && cell != first &&
 			    pos->cell[cell] == POS_EMPTY &&
-			    pos->threat[role][cell] == THREAT_F5)
+			    position_threat(pos, cell, role) == THREAT_F5)
 				return cell;
 		}
 	}
@@ -107,9 +107,10 @@ static int vcf_rank(const struct position *pos, enum role attacker,
 
 	for (int i = 0; i < count; i++) {
 		moves[i].cell = cells[i];
-		moves[i].rank = pos->threat[attacker][cells[i]] * 4096 +
-				pos->value[attacker][cells[i]] +
-				pos->value[defender][cells[i]] / 2;
+		moves[i].rank =
+			position_threat(pos, cells[i], attacker) * 4096 +
+			position_value(pos, cells[i], attacker) +
+			position_value(pos, cells[i], defender) / 2;
 	}
 	vcf_sort(moves, count);
 	return count;
@@ -131,7 +132,7 @@ static int vcf_moves(const struct position *pos, enum role attacker,
 		int block = position_find_five(pos, defender);
 
 		/* (a cell forbidden to black is no threat of his) */
-		if (pos->threat[attacker][block] < THREAT_B4)
+		if (position_threat(pos, block, attacker) < THREAT_B4)
 			return 0;
 		moves[0].cell = (int16_t)block;
 		moves[0].rank = 0;

@@ -96,10 +96,11 @@ static void features(const struct position *pos, enum role side, float *x)
 		for (k = 0; k < 2; k++) {
 			enum role role = k ? other : side;
 			double share = k ? -other_share : 1.0;
-			int threat = pos->threat[role][idx];
+			int threat = position_threat(pos, idx, role);
 			int n[PAT_COUNT] = { 0 }, pair;
 
-			if (role == ROLE_FRONT && pos->forbidden[idx])
+			if (role == ROLE_FRONT &&
+			    pos->cells[idx].worth.forbidden)
 				continue; /* worth nothing to black */
 			for (dir = 0; dir < 4; dir++) {
 				int p = position_pattern(pos, idx, dir, role);

@@ -144,16 +144,20 @@ static void incremental_matches_from_scratch(void **state)
 		for (i = pos->stones - 1; i >= 0; i--)
 			position_play(fresh, pos->moves[i],
 				      (enum role)pos->cell[pos->moves[i]]);
-		assert_memory_equal(pos->code, fresh->code, sizeof(pos->code));
 		for (idx = 0; idx < POS_CELLS; idx++) {
+			assert_memory_equal(pos->cells[idx].code,
+					    fresh->cells[idx].code,
+					    sizeof(pos->cells[idx].code));
 			if (pos->cell[idx] != POS_EMPTY)
 				continue;
-			assert_memory_equal(pos->pat[idx], fresh->pat[idx], 4);
+			assert_memory_equal(pos->cells[idx].worth.pat,
+					    fresh->cells[idx].worth.pat, 4);
 			for (i = ROLE_FRONT; i <= ROLE_BACK; i++) {
-				assert_int_equal(pos->threat[i][idx],
-						 fresh->threat[i][idx]);
-				assert_int_equal(pos->value[i][idx],
-						 fresh->value[i][idx]);
+				assert_int_equal(position_threat(pos, idx, i),
+						 position_threat(fresh, idx,
+								 i));
+				assert_int_equal(position_value(pos, idx, i),
+						 position_value(fresh, idx, i));
 			}
 		}
 		assert_memory_equal(pos->total, fresh->total,
@@ -224,7 +228,8 @@ static void value_is_the_sum_of_the_weights(void **state)
 			if (pos.cell[idx] != POS_EMPTY)
 				continue;
 			for (r = ROLE_FRONT; r <= ROLE_BACK; r++) {
-				int sum = threat_bonus[pos.threat[r][idx]];
+				int sum = threat_bonus[position_threat(&pos,
+								       idx, r)];
 				int best = -1, second = -1;
 
 				for (dir = 0; dir < 4; dir++) {
@@ -249,7 +254,8 @@ static void value_is_the_sum_of_the_weights(void **state)
 							  second - PAT_B2];
 				}
 				paired += second >= 0;
-				assert_int_equal(pos.value[r][idx], sum);
+				assert_int_equal(position_value(&pos, idx, r),
+						 sum);
 				checked++;
 			}
 		}
