@@ -86,8 +86,9 @@ struct pattern_table {
 struct pattern_table patterns_table(enum rule rule);
 
 /* A direction's place in a combined number: PAT_COUNT to the dir. */
-static const int combined_place[4] = { 1, PAT_COUNT, PAT_COUNT *PAT_COUNT,
-				       PAT_COUNT *PAT_COUNT *PAT_COUNT };
+static const int combined_place[4] = { 1, PAT_COUNT,
+				       COMBINED_COUNT / PAT_COUNT / PAT_COUNT,
+				       COMBINED_COUNT / PAT_COUNT };
 
 /*
  * The evaluation's weights: a cell's value for a side is the worth of

@@ -364,8 +364,8 @@ void position_play(struct position *pos, int idx, enum role role)
 	       sizeof(pos->count));
 	cell_save(pos, idx);
 	cell_subtract(pos, idx);
-	pos->cells[idx].worth.forbidden =
-		0; /* white on black's forbidden point */
+	/* white on black's forbidden point */
+	pos->cells[idx].worth.forbidden = 0;
 	pos->cell[idx] = (uint8_t)role;
 	board_set(&pos->board, x, y, role);
 	lines_play(pos, idx, (uint32_t)role);
@@ -464,7 +464,7 @@ int position_find(const struct position *pos, enum role role, enum threat min,
 			int idx = position_index(x, y);
 
 			if (pos->cell[idx] == POS_EMPTY && pos->near[idx] &&
-			    pos->cells[idx].worth.threat[role - 1] >= min) {
+			    position_threat(pos, idx, role) >= (int)min) {
 				cells[found++] = (int16_t)idx;
 				if (found == left)
 					return found;
@@ -486,7 +486,7 @@ int position_find_five(const struct position *pos, enum role role)
 			int idx = position_index(x, y);
 
 			if (pos->cell[idx] == POS_EMPTY &&
-			    pos->cells[idx].worth.threat[role - 1] == THREAT_F5)
+			    position_threat(pos, idx, role) == THREAT_F5)
 				return idx;
 		}
 	}
