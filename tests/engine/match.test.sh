@@ -14,14 +14,8 @@ brain=${2:?usage: match.test.sh gomoku-match pbrain-gomoku}
 here=$(cd "$(dirname "$0")" && pwd)
 fakes=$here/../fake-engines
 scale=${GOMOKU_TEST_TIME_SCALE:-1}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
+# shellcheck source=tests/engine/checks.sh
+. "$here/checks.sh"
 
 # Four openings: eight games, each opening with both colours.
 head -6 "$here/openings/freestyle.txt" >"$work/openings.txt"
@@ -131,8 +125,4 @@ status=0
 "$match" "$brain" "$brain" >/dev/null 2>&1 || status=$?
 [ "$status" -eq 2 ] || fail "no --openings: exit $status, not 2"
 
-if [ "$failures" -ne 0 ]; then
-	echo "$failures failures"
-	exit 1
-fi
-echo "match: all checks passed"
+finish match

@@ -10,15 +10,12 @@ set -euo pipefail
 
 brain=${1:?usage: pbrain.test.sh path/to/pbrain-gomoku}
 size=15
-failures=0
 declare -A stones=() # "x,y" -> 1 (ours) or 2 (the opponent's)
-
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
+# shellcheck source=tests/engine/checks.sh
+. "$(dirname "$0")/checks.sh"
 
 coproc BRAIN { exec "$brain"; }
+# shellcheck disable=SC2153 # set by coproc
 brain_pid=$BRAIN_PID
 
 send() {
@@ -124,8 +121,8 @@ expect_move DONE 6,10
 # column 7). As white (fewer stones than the opponent): our four from
 # (3,3) leaves (7,7) as the one block, which black may not play: we win.
 send "INFO rule 4"
-black=(2,2 7,5 7,6 5,7 6,7 8,8)
-white=(13,0 4,4 5,5 6,6 0,13)
+black=("2,2" "7,5" "7,6" "5,7" "6,7" "8,8")
+white=("13,0" "4,4" "5,5" "6,6" "0,13")
 lines=()
 for cell in "${white[@]}"; do lines+=("$cell,1"); done
 for cell in "${black[@]}"; do lines+=("$cell,2"); done
@@ -159,8 +156,4 @@ status=0
 wait "$brain_pid" || status=$?
 [ "$status" -eq 0 ] || fail "END: exit status $status"
 
-if ((failures)); then
-	echo "pbrain: $failures failure(s)"
-	exit 1
-fi
-echo "pbrain: all checks passed"
+finish pbrain
