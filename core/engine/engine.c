@@ -94,6 +94,7 @@ struct level_config {
 	uint64_t defence_vct_nodes; /* per move checked against his VCT */
 	int near_margin; /* plays any root move within this of the best; 0: the best */
 	bool pairs; /* the evaluation weighs the rule's pair bonuses */
+	bool net[RULE_COUNT]; /* per rule: the learnt evaluation instead */
 };
 
 /*
@@ -150,6 +151,7 @@ static const struct level_config level_configs[ENGINE_LEVEL_COUNT] = {
 		.root_vct_nodes = 6000,
 		.defence_vct_nodes = 400,
 		.pairs = true,
+		.net = { [RULE_FREESTYLE] = true },
 	},
 };
 
@@ -493,6 +495,10 @@ static int evaluate(const struct engine *engine, enum role side)
 	enum role other = role_other(side);
 	int jitter = (int)(mix64(pos->key ^ engine->jitter) & 7) - 3;
 
+	if (engine->level->net[pos->rule])
+		return net_output(&pos->net[side - 1][NET_MOVER],
+				  &pos->net[other - 1][NET_OTHER]) +
+		       jitter;
 	return (pos->total[side] * 4 - pos->total[other] * 3) / 4 + jitter;
 }
 

@@ -50,6 +50,44 @@ uint64_t position_zobrist(int idx, enum role role)
 	return zobrist_keys[role][idx];
 }
 
+/* The net class of role's patterns at idx (renju's forbidden: none). */
+static inline int cell_class(const struct position *pos, int idx, int role)
+{
+	const struct position_worth *worth = &pos->cells[idx].worth;
+
+	if (role == ROLE_FRONT && worth->forbidden)
+		return net_class[0];
+	return net_class[worth->combined[role - 1]];
+}
+
+/* Adds (sign 1) or takes (sign -1) a cell of klass to role's net sums. */
+static inline void net_apply(struct position *pos, int role, int klass,
+			     int sign)
+{
+	struct net_sums *sums = pos->net[role - 1];
+	const struct net_sums *cell = net_cell[klass];
+	int view, lane;
+
+	for (view = 0; view < NET_VIEWS; view++)
+		for (lane = 0; lane < NET_LANES; lane++)
+			sums[view].lane[lane] += sign * cell[view].lane[lane];
+}
+
+/* A cell of role's went from class was to class now: its net sums too. */
+static inline void net_change(struct position *pos, int role, int was, int now)
+{
+	struct net_sums *sums = pos->net[role - 1];
+	const struct net_sums *before = net_cell[was], *after = net_cell[now];
+	int view, lane;
+
+	if (was == now)
+		return;
+	for (view = 0; view < NET_VIEWS; view++)
+		for (lane = 0; lane < NET_LANES; lane++)
+			sums[view].lane[lane] += after[view].lane[lane] -
+						 before[view].lane[lane];
+}
+
 /* Removes the empty cell idx from the totals. */
 static void cell_subtract(struct position *pos, int idx)
 {
@@ -59,6 +97,7 @@ static void cell_subtract(struct position *pos, int idx)
 	for (role = 1; role <= 2; role++) {
 		pos->total[role] -= worth->value[role - 1];
 		pos->count[role][worth->threat[role - 1]]--;
+		net_apply(pos, role, cell_class(pos, idx, role), -1);
 	}
 }
 
@@ -89,6 +128,7 @@ static void cell_set(struct position *pos, int idx, int role)
 	worth->value[role - 1] = (int16_t)value;
 	pos->total[role] += value;
 	pos->count[role][threat]++;
+	net_apply(pos, role, cell_class(pos, idx, role), 1);
 }
 
 /* Brings role's threat and value at idx, and the totals, up to date. */
@@ -126,10 +166,13 @@ static inline bool cell_forbidden(struct position *pos, int idx)
 static void cell_judge(struct position *pos, int idx)
 {
 	bool forbidden = cell_forbidden(pos, idx);
+	int was;
 
 	if (forbidden == pos->cells[idx].worth.forbidden)
 		return;
+	was = cell_class(pos, idx, ROLE_FRONT);
 	pos->cells[idx].worth.forbidden = forbidden;
+	net_change(pos, ROLE_FRONT, was, cell_class(pos, idx, ROLE_FRONT));
 	cell_refresh(pos, idx, ROLE_FRONT);
 }
 
@@ -179,8 +222,10 @@ static inline void cell_update_role(struct position *pos, int idx, int role,
 				    int dir, int old, int now)
 {
 	int16_t *combined = &pos->cells[idx].worth.combined[role - 1];
+	int was = cell_class(pos, idx, role);
 
 	*combined = (int16_t)(*combined + (now - old) * combined_place[dir]);
+	net_change(pos, role, was, cell_class(pos, idx, role));
 	cell_refresh(pos, idx, role);
 }
 
@@ -203,6 +248,7 @@ void position_init(struct position *pos, int size, enum rule rule, bool pairs)
 	int x, y, dir, k;
 
 	pthread_once(&zobrist_once, zobrist_build);
+	net_tables(); /* after patterns_table(): it reads the combined tables */
 	memset(pos, 0, offsetof(struct position, totals));
 	pos->save_count = 0;
 	pos->size = size;
@@ -362,6 +408,7 @@ void position_play(struct position *pos, int idx, enum role role)
 	       sizeof(pos->total));
 	memcpy(pos->totals[pos->stones - 1].count, pos->count,
 	       sizeof(pos->count));
+	memcpy(pos->totals[pos->stones - 1].net, pos->net, sizeof(pos->net));
 	cell_save(pos, idx);
 	cell_subtract(pos, idx);
 	/* white on black's forbidden point */
@@ -392,6 +439,7 @@ void position_undo(struct position *pos)
 	pos->save_count = (uint16_t)count;
 	memcpy(pos->total, pos->totals[pos->stones].total, sizeof(pos->total));
 	memcpy(pos->count, pos->totals[pos->stones].count, sizeof(pos->count));
+	memcpy(pos->net, pos->totals[pos->stones].net, sizeof(pos->net));
 	pos->min_x = box[0];
 	pos->max_x = box[1];
 	pos->min_y = box[2];

@@ -16,7 +16,8 @@
  * rule. Combined over the four directions they give the cell's threat
  * (enum threat) and value; per side, the sum of the values over the empty
  * cells and the count of cells of each threat are kept as totals, so the
- * evaluation and the forced-move tests cost O(1).
+ * evaluation and the forced-move tests cost O(1); so are the first-layer
+ * sums of the learnt evaluation (engine_net.h).
  *
  * Renju: a cell black may not play (renju.h) counts as no threat and no
  * value for black, and position_playable() says so. Black's line patterns
@@ -39,6 +40,7 @@
 #include <stdint.h>
 
 #include "board.h"
+#include "engine_net.h"
 #include "engine_patterns.h"
 
 /* Wall cells around the board: a line reads five cells each way. */
@@ -89,6 +91,7 @@ struct position_saved {
 struct position_totals {
 	int32_t total[3];
 	int16_t count[3][THREAT_COUNT];
+	struct net_sums net[2][NET_VIEWS];
 };
 
 /*
@@ -110,6 +113,8 @@ struct position {
 	uint8_t near[POS_CELLS];	       /* stones within two cells */
 	int32_t total[3];		   /* per role: value over empties */
 	int16_t count[3][THREAT_COUNT];	   /* per role: empties per threat */
+	/* per role - 1: the net's first-layer sums over the empties */
+	struct net_sums net[2][NET_VIEWS];
 	struct board board;		   /* renju: the stones, to judge */
 	uint64_t key;			   /* Zobrist key of the stones */
 	int stones;			   /* stones on the board */
