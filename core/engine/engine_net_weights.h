@@ -5,6 +5,8 @@
  * other's, in net_features()' order; the inputs are raw counts (the
  * trainer's scaling is folded into the weights).
  */
+/* written by a program, one row a line */
+/* clang-format off */
 /* 156488 positions, held-out log loss 0.54829 */
 static const float net_w1[2 * NET_FEATURES][NET_HIDDEN] = {
 	{ 0.00934923, 0.00267475, 0.000896282, 0.00215988, 0.00103027, -0.000125893, 0.00356897, 0.00474543, 0.00147154, 0.00163286, 0.00277394, 0.00387274, 0.00268643, -0.00350663, 1.87652e-05, 0.000753402 },
@@ -87,3 +89,4 @@ static const float net_w1[2 * NET_FEATURES][NET_HIDDEN] = {
 static const float net_b1[NET_HIDDEN] = { -8.50238, 0.450583, -1.17466, -1.70678, -0.730176, -1.62451, -4.36655, -2.11103, -4.29391, -3.31363, -4.31679, -2.03378, -2.42558, 0.618968, -2.03392, -1.64223 };
 static const float net_w2[NET_HIDDEN] = { -0.278355, -0.506336, -0.454412, -0.405162, -0.479497, 0.560422, 0.302127, -0.447808, 0.475765, 0.388974, -0.355192, -0.389306, -0.190847, 0.288576, 0.432368, 0.419586 };
 static const float net_b2 = 0.0595957;
+/* clang-format on */

@@ -19,6 +19,7 @@
  *
  *   tune-eval [--rule R] [--ridge L] [--share S] [--holdout N] [--pairs]
  *             GAMES.log...
+ *   tune-eval --dump FILE [--rule R] GAMES.log...
  *
  * Without --pairs it fits the patterns' and threats' weights, the pair
  * bonuses held; with it, the rule's pair bonuses alone (the weights of
@@ -28,6 +29,12 @@
  * --holdout N fits on all but every Nth game and reports the log loss on
  * those too (a fit that only learnt its own games does not lower it).
  *
+ * --dump writes the same positions to FILE for the learnt evaluation's
+ * trainer (train_net.py) and fits nothing: one a line, a hash of the
+ * game's stones (one game in several logs is one game), its result for
+ * the side to move, the stones on the board, then the network's inputs
+ * (engine_net.h), the side to move's NET_FEATURES and the other's.
+ *
  * The logs are gomoku-match's (--log): "n black winner end: x,y …".
  */
 #include <getopt.h>
@@ -36,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_net.h"
 #include "engine_patterns.h"
 #include "engine_position.h"
 #include "game_log.h"
@@ -75,6 +83,9 @@ struct sample {
 	float y;	  /* the result for the side to move */
 	bool held;	  /* held out: judged, not fitted on */
 };
+
+/* --dump: the positions' network inputs go here; NULL: fit */
+static FILE *dump;
 
 /* --holdout: every this many games is held out; 0: none */
 static int holdout;
@@ -134,6 +145,39 @@ static void sample_add(const float *x, float y, bool held)
 	samples[sample_count++].y = y;
 }
 
+/*
+ * One line of --dump: the game, the result for side, the stones, and the
+ * network's inputs of side and of the other, each the sum of its empty
+ * cells' (none from a cell renju forbids black).
+ */
+static void dump_position(const struct position *pos, enum role side,
+			  uint64_t game_hash, double result)
+{
+	float inputs[2][NET_FEATURES] = { { 0 } }, cell[NET_FEATURES];
+	int idx, k, i;
+
+	for (idx = 0; idx < POS_CELLS; idx++) {
+		if (pos->cell[idx] != POS_EMPTY)
+			continue;
+		for (k = 0; k < 2; k++) {
+			enum role role = k ? role_other(side) : side;
+
+			if (role == ROLE_FRONT &&
+			    pos->cells[idx].worth.forbidden)
+				continue;
+			net_features(pos->cells[idx].worth.combined[role - 1],
+				     cell);
+			for (i = 0; i < NET_FEATURES; i++)
+				inputs[k][i] += cell[i];
+		}
+	}
+	fprintf(dump, "%d %g %d", (int)(game_hash >> 33), result, pos->stones);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < NET_FEATURES; i++)
+			fprintf(dump, " %g", inputs[k][i]);
+	fputc('\n', dump);
+}
+
 /* Replays each game of a log into samples; the games read, or -1. */
 static int log_read(const char *path, enum rule rule)
 {
@@ -149,6 +193,7 @@ static int log_read(const char *path, enum rule rule)
 		static struct logged_game game;
 		static struct position pos;
 		enum role role = ROLE_FRONT;
+		uint64_t game_hash;
 		double black_score;
 		/* the opening's stones are those before the first move: the
 		 * log does not mark them, so skip the first six plies */
@@ -159,6 +204,10 @@ static int log_read(const char *path, enum rule rule)
 		black_score = !strcmp(game.winner, "draw")     ? 0.5 :
 			      !strcmp(game.winner, game.black) ? 1.0 :
 								 0.0;
+		game_hash = 1469598103934665603ull; /* FNV-1a */
+		for (i = 0; i < game.count; i++)
+			game_hash = (game_hash ^ (unsigned)game.cells[i]) *
+				    1099511628211ull;
 		position_init(&pos, 15, rule, true);
 		for (i = 0; i < game.count; i++) {
 			enum role side;
@@ -171,6 +220,13 @@ static int log_read(const char *path, enum rule rule)
 			    pos.count[role_other(side)][THREAT_F5] ||
 			    pos.count[side][THREAT_F4])
 				continue;
+			if (dump) {
+				dump_position(&pos, side, game_hash,
+					      side == ROLE_FRONT ?
+						      black_score :
+						      1 - black_score);
+				continue;
+			}
 			{
 				float x_[WEIGHTS];
 
@@ -261,6 +317,7 @@ int main(int argc, char **argv)
 		{ "share", required_argument, NULL, 's' },
 		{ "holdout", required_argument, NULL, 'h' },
 		{ "pairs", no_argument, NULL, 'p' },
+		{ "dump", required_argument, NULL, 'd' },
 		{ 0 },
 	};
 	enum rule rule = RULE_FREESTYLE;
@@ -282,13 +339,22 @@ int main(int argc, char **argv)
 			pairs = true;
 			continue;
 		}
+		if (option == 'd') {
+			dump = fopen(optarg, "w");
+			if (!dump) {
+				perror(optarg);
+				return 1;
+			}
+			continue;
+		}
 		if (option == 's') {
 			other_share = strtod(optarg, NULL);
 			continue;
 		}
 		fprintf(stderr,
 			"usage: tune-eval [--rule R] [--ridge L] "
-			"[--share S] [--holdout N] [--pairs] GAMES.log...\n");
+			"[--share S] [--holdout N] [--pairs] GAMES.log...\n"
+			"       tune-eval --dump FILE [--rule R] GAMES.log...\n");
 		return 2;
 	}
 	patterns_table(rule);
@@ -304,6 +370,10 @@ int main(int argc, char **argv)
 		if (n < 0)
 			return 1;
 		games += n;
+	}
+	if (dump) {
+		printf("%d games written to the dump\n", games);
+		return fclose(dump) ? 1 : 0;
 	}
 	if (!sample_count) {
 		fprintf(stderr, "tune-eval: no positions\n");

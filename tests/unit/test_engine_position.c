@@ -3,10 +3,13 @@
  * engine_position.c): position_undo() puts back exactly what
  * position_play() changed, under every rule, through random sequences of
  * stones and takebacks; the incremental patterns of a position match
- * those of the same stones set up from scratch; and a cell's value is the
+ * those of the same stones set up from scratch; a cell's value is the
  * sum of its weights (patterns, threat, and its best two patterns' pair
- * under the rules that weigh pairs).
+ * under the rules that weigh pairs); and the learnt evaluation of a
+ * position, from the sums kept cell by cell, is the network worked out
+ * here on the counts of its empty cells.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "engine_net.h"
+#include "engine_net_weights.h"
 #include "engine_position.h"
 #include "renju_random.h"
 
@@ -164,6 +169,7 @@ static void incremental_matches_from_scratch(void **state)
 				    sizeof(pos->total));
 		assert_memory_equal(pos->count, fresh->count,
 				    sizeof(pos->count));
+		assert_memory_equal(pos->net, fresh->net, sizeof(pos->net));
 		assert_true(pos->key == fresh->key);
 	}
 	free(fresh);
@@ -267,6 +273,104 @@ static void value_is_the_sum_of_the_weights(void **state)
 		assert_int_equal(pair_bonus[RULE_STANDARD][pair], 0);
 }
 
+/*
+ * The network of engine_net_weights.h on side's inputs, worked out in
+ * floating point from the counts over pos's empty cells (each from its
+ * patterns read one by one; none from a cell renju forbids black), in
+ * the evaluation's units.
+ */
+static int net_by_hand(const struct position *pos, enum role side)
+{
+	double inputs[2][NET_FEATURES] = { { 0 } }, sum = net_b2;
+	int idx, k, i, h;
+
+	for (idx = 0; idx < POS_CELLS; idx++) {
+		if (pos->cell[idx] != POS_EMPTY)
+			continue;
+		for (k = 0; k < 2; k++) {
+			enum role role = k ? role_other(side) : side;
+			int n[PAT_COUNT] = { 0 }, threat, pair, dir;
+
+			if (role == ROLE_FRONT &&
+			    pos->cells[idx].worth.forbidden)
+				continue;
+			for (dir = 0; dir < 4; dir++)
+				n[position_pattern(pos, idx, dir, role)]++;
+			for (i = PAT_B1; i <= PAT_F4; i++)
+				inputs[k][i - PAT_B1] += n[i];
+			threat = position_threat(pos, idx, role);
+			if (threat >= THREAT_LOW && threat <= THREAT_F4)
+				inputs[k][PAT_F4 - PAT_B1 + 1 + threat -
+					  THREAT_LOW]++;
+			pair = pattern_pair(n);
+			if (pair >= 0)
+				inputs[k][NET_FEATURES - PAIR_COUNT + pair]++;
+		}
+	}
+	for (h = 0; h < NET_HIDDEN; h++) {
+		double pre = net_b1[h];
+
+		for (k = 0; k < 2; k++)
+			for (i = 0; i < NET_FEATURES; i++)
+				pre += net_w1[k * NET_FEATURES + i][h] *
+				       inputs[k][i];
+		if (pre > 0)
+			sum += net_w2[h] * pre;
+	}
+	return (int)lrint(sum * 200);
+}
+
+/*
+ * Through random games (some stones taken back) under freestyle and
+ * renju, net_output() of the sums the position kept is the network
+ * worked out by hand, give or take the fixed point's rounding, for either
+ * side to move; and it tells the positions apart.
+ */
+static void net_is_the_network_of_the_counts(void **state)
+{
+	static struct position pos;
+	struct prng prng = { .state = 0x5eed0006 };
+	int lowest = 1 << 30, highest = -(1 << 30), checked = 0, game;
+
+	(void)state;
+	for (game = 0; game < 12; game++) {
+		enum rule rule = game % 3 ? RULE_FREESTYLE : RULE_RENJU;
+		enum role role = ROLE_FRONT;
+		int step;
+
+		position_init(&pos, 15, rule, true);
+		for (step = 0; step < 50; step++) {
+			enum role side;
+			int idx;
+
+			if (pos.stones && random_below(&prng, 4) == 0) {
+				position_undo(&pos);
+				role = role_other(role);
+				continue;
+			}
+			idx = random_cell(&prng, &pos, role);
+			if (idx < 0)
+				break;
+			position_play(&pos, idx, role);
+			role = role_other(role);
+			for (side = ROLE_FRONT; side <= ROLE_BACK; side++) {
+				enum role other = role_other(side);
+				int kept = net_output(
+					&pos.net[side - 1][NET_MOVER],
+					&pos.net[other - 1][NET_OTHER]);
+				int by_hand = net_by_hand(&pos, side);
+
+				assert_true(abs(kept - by_hand) <= 2);
+				lowest = kept < lowest ? kept : lowest;
+				highest = kept > highest ? kept : highest;
+				checked++;
+			}
+		}
+	}
+	assert_true(checked > 500);
+	assert_true(highest - lowest > 200); /* more than a constant */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +380,7 @@ int main(void)
 		cmocka_unit_test(incremental_matches_from_scratch),
 		cmocka_unit_test(pair_is_the_best_two),
 		cmocka_unit_test(value_is_the_sum_of_the_weights),
+		cmocka_unit_test(net_is_the_network_of_the_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
