@@ -15,8 +15,9 @@
  *    open four the opponent cannot answer with a four); when the opponent
  *    threatens an open or double four, only our fours and his four cells
  *    are tried; else the best-ranked candidates within two cells of a
- *    stone. Leaves are the pattern evaluation, after a small VCF probe on
- *    the hard and master levels. With helper threads every thread runs
+ *    stone. Leaves are the pattern evaluation (master's under freestyle:
+ *    the learnt one, engine_net.h), after a small VCF probe on the hard
+ *    and master levels. With helper threads every thread runs
  *    the iterations, each putting off the moves another is searching.
  *
  * Over 600 lines: the search's parts (candidates, ordering, the
